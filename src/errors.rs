@@ -1,0 +1,190 @@
+//! The error vocabulary of the contract (decisions §3): each code, its HTTP
+//! status and gRPC code, and how code and `param` travel inside a gRPC status
+//! as `google.rpc` details (`ErrorInfo` with the upper-case reason in domain
+//! `sail.v1`, plus a `BadRequest` field violation for `invalid_request`).
+//! The core encodes with [`ErrorDetail::into_status`]; the gateway decodes with
+//! [`ErrorDetail::from_status`]. Both sides share this one table.
+
+use std::collections::HashMap;
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// `ErrorInfo.domain` of every Sail error.
+pub const ERROR_DOMAIN: &str = "sail.v1";
+
+macro_rules! error_codes {
+    ($($variant:ident => $wire:literal, $http:literal, $grpc:ident;)*) => {
+        /// A machine-readable error code that clients match on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode { $($variant,)* }
+
+        impl ErrorCode {
+            /// Every code, for exhaustive tests.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The wire form in the REST envelope, e.g. `insufficient_key_scope`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $wire,)* }
+            }
+
+            /// The HTTP status decisions §3 assigns to this code.
+            pub fn http_status(self) -> u16 {
+                match self { $(ErrorCode::$variant => $http,)* }
+            }
+
+            /// The gRPC code that follows the HTTP status.
+            pub fn grpc_code(self) -> Code {
+                match self { $(ErrorCode::$variant => Code::$grpc,)* }
+            }
+        }
+    };
+}
+
+error_codes! {
+    InvalidRequest => "invalid_request", 400, InvalidArgument;
+    InvalidApiKey => "invalid_api_key", 401, Unauthenticated;
+    UserTokenRequired => "user_token_required", 401, Unauthenticated;
+    UserTokenExpired => "user_token_expired", 401, Unauthenticated;
+    InvalidUserToken => "invalid_user_token", 401, Unauthenticated;
+    InsufficientKeyScope => "insufficient_key_scope", 403, PermissionDenied;
+    InsufficientTokenScope => "insufficient_token_scope", 403, PermissionDenied;
+    TokenScopeMismatch => "token_scope_mismatch", 403, PermissionDenied;
+    InvalidKeyConfiguration => "invalid_key_configuration", 403, PermissionDenied;
+    ProductNotEnabled => "product_not_enabled", 403, PermissionDenied;
+    NotFound => "not_found", 404, NotFound;
+    ConnectionNotReconnectable => "connection_not_reconnectable", 409, FailedPrecondition;
+    ConnectionNotExternal => "connection_not_external", 409, FailedPrecondition;
+    UserAlreadyExists => "user_already_exists", 409, AlreadyExists;
+    IdempotencyKeyReused => "idempotency_key_reused", 409, AlreadyExists;
+    RequestTooLarge => "request_too_large", 413, ResourceExhausted;
+    RateLimited => "rate_limited", 429, ResourceExhausted;
+    InternalError => "internal_error", 500, Internal;
+}
+
+impl ErrorCode {
+    /// The AIP-193 `ErrorInfo.reason`: the code in upper case.
+    pub fn reason(self) -> String {
+        self.as_str().to_ascii_uppercase()
+    }
+
+    /// Parses an `ErrorInfo.reason` (or a wire code).
+    pub fn from_reason(reason: &str) -> Option<ErrorCode> {
+        let lower = reason.to_ascii_lowercase();
+        Self::ALL.iter().copied().find(|code| code.as_str() == lower)
+    }
+
+    /// The code a bare gRPC status maps to when it carries no `ErrorInfo`.
+    pub fn from_grpc_code(code: Code) -> ErrorCode {
+        match code {
+            Code::InvalidArgument | Code::OutOfRange => ErrorCode::InvalidRequest,
+            Code::Unauthenticated => ErrorCode::InvalidApiKey,
+            Code::PermissionDenied => ErrorCode::InsufficientKeyScope,
+            Code::NotFound => ErrorCode::NotFound,
+            Code::ResourceExhausted => ErrorCode::RateLimited,
+            _ => ErrorCode::InternalError,
+        }
+    }
+}
+
+/// One error as both transports carry it: code, human message, the request
+/// field at fault, and extra metadata (for example rate-limit figures).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorDetail {
+    pub code: ErrorCode,
+    pub message: String,
+    pub param: Option<String>,
+    pub metadata: HashMap<String, String>,
+}
+
+impl ErrorDetail {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ErrorDetail { code, message: message.into(), param: None, metadata: HashMap::new() }
+    }
+
+    pub fn with_param(mut self, param: impl Into<String>) -> Self {
+        self.param = Some(param.into());
+        self
+    }
+
+    pub fn with_metadata(mut self, key: &str, value: impl Into<String>) -> Self {
+        self.metadata.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// Encodes as a gRPC status with `google.rpc` details.
+    pub fn into_status(self) -> Status {
+        let mut metadata = self.metadata;
+        if let Some(param) = &self.param {
+            metadata.insert("param".to_string(), param.clone());
+        }
+        let mut details = ErrorDetails::with_error_info(self.code.reason(), ERROR_DOMAIN, metadata);
+        if self.code == ErrorCode::InvalidRequest {
+            if let Some(param) = &self.param {
+                details.add_bad_request_violation(param.clone(), self.message.clone());
+            }
+        }
+        Status::with_error_details(self.code.grpc_code(), self.message, details)
+    }
+
+    /// Decodes a gRPC status. The code comes from `ErrorInfo.reason` and only
+    /// falls back to the gRPC code when no `ErrorInfo` came with the status.
+    pub fn from_status(status: &Status) -> Self {
+        let details = status.get_error_details();
+        let info = details.error_info().filter(|info| info.domain == ERROR_DOMAIN);
+        let code = info
+            .and_then(|info| ErrorCode::from_reason(&info.reason))
+            .unwrap_or_else(|| ErrorCode::from_grpc_code(status.code()));
+        let mut metadata = info.map(|info| info.metadata.clone()).unwrap_or_default();
+        let param = metadata.remove("param").or_else(|| {
+            details
+                .bad_request()
+                .and_then(|bad| bad.field_violations.first().map(|v| v.field.clone()))
+        });
+        let message = if code == ErrorCode::InternalError && info.is_none() {
+            // A bare transport failure: never show its internals to a partner.
+            "An internal error occurred.".to_string()
+        } else {
+            status.message().to_string()
+        };
+        ErrorDetail { code, message, param, metadata }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_through_a_grpc_status() {
+        for &code in ErrorCode::ALL {
+            let sent = ErrorDetail::new(code, "boom").with_param("transactions.3.amount");
+            let status = sent.clone().into_status();
+            assert_eq!(status.code(), code.grpc_code());
+            assert_eq!(ErrorDetail::from_status(&status), sent);
+        }
+    }
+
+    #[test]
+    fn reasons_are_upper_case_aip_193() {
+        assert_eq!(ErrorCode::InsufficientKeyScope.reason(), "INSUFFICIENT_KEY_SCOPE");
+        assert_eq!(ErrorCode::from_reason("INSUFFICIENT_KEY_SCOPE"), Some(ErrorCode::InsufficientKeyScope));
+    }
+
+    #[test]
+    fn a_bare_status_falls_back_to_its_grpc_code_and_hides_internals() {
+        let detail = ErrorDetail::from_status(&Status::not_found("x"));
+        assert_eq!(detail.code, ErrorCode::NotFound);
+        let detail = ErrorDetail::from_status(&Status::unavailable("tcp connect error 127.0.0.1"));
+        assert_eq!(detail.code, ErrorCode::InternalError);
+        assert!(!detail.message.contains("127.0.0.1"));
+    }
+
+    #[test]
+    fn statuses_follow_decisions_section_3() {
+        assert_eq!(ErrorCode::ProductNotEnabled.http_status(), 403);
+        assert_eq!(ErrorCode::ConnectionNotExternal.http_status(), 409);
+        assert_eq!(ErrorCode::RequestTooLarge.http_status(), 413);
+        assert_eq!(ErrorCode::RateLimited.grpc_code(), Code::ResourceExhausted);
+    }
+}
