@@ -1,1 +1,9 @@
-//! placeholder
+//! sea-orm entities: one module per table Sail keeps. Ids are prefixed UUIDv7
+//! strings, timestamps UTC, enum-like columns plain strings (they travel the
+//! same on SQLite and PostgreSQL).
+
+pub mod administrator;
+pub mod api_key;
+pub mod merchant;
+pub mod partner;
+pub mod user;

@@ -1,1 +1,27 @@
-//! placeholder
+//! Schema migrations for SQLite (the embedded default) and PostgreSQL, and the
+//! directory seed that every start keeps in step with `data/`.
+
+use sea_orm_migration::prelude::*;
+
+mod m20261122_000001_foundation;
+pub mod seed;
+
+pub use sea_orm_migration::MigratorTrait;
+
+/// Every migration, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261122_000001_foundation::Migration)]
+    }
+}
+
+/// Applies pending migrations, then upserts the merchant and administrator
+/// directories from `data/`. Safe to run on every start and from several
+/// processes: migrations are recorded, and the seed is idempotent.
+pub async fn apply(db: &sea_orm_migration::sea_orm::DatabaseConnection) -> Result<(), DbErr> {
+    Migrator::up(db, None).await?;
+    seed::sync_directories(db).await
+}

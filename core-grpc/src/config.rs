@@ -1,0 +1,36 @@
+//! Settings of the core, filled by the `sail` binary from flags and env.
+
+use std::time::Duration;
+
+/// What a running core needs to know beyond its database.
+#[derive(Debug, Clone)]
+pub struct CoreConfig {
+    /// Sandbox providers and the `/sandbox` operations are on.
+    pub sandbox: bool,
+    /// Sustained requests per second allowed per API key; 0 turns limiting off.
+    pub rate_limit_rps: u32,
+    /// Requests a key may burst above the sustained rate.
+    pub rate_limit_burst: u32,
+    /// Base of hosted-session URLs.
+    pub public_url: String,
+    /// First webhook retry delay; doubles per attempt, capped at an hour.
+    pub webhook_retry_base: Duration,
+    /// Webhook deliveries give up after this age.
+    pub webhook_retry_max_age: Duration,
+    /// Lifetime of a hosted-session URL.
+    pub hosted_session_ttl: Duration,
+}
+
+impl Default for CoreConfig {
+    fn default() -> Self {
+        CoreConfig {
+            sandbox: true,
+            rate_limit_rps: 100,
+            rate_limit_burst: 200,
+            public_url: "http://127.0.0.1:8080".to_string(),
+            webhook_retry_base: Duration::from_millis(10_000),
+            webhook_retry_max_age: Duration::from_secs(259_200),
+            hosted_session_ttl: Duration::from_secs(1800),
+        }
+    }
+}

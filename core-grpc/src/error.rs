@@ -1,0 +1,90 @@
+//! The core's one error type, and its one conversion into a gRPC status.
+
+use std::time::Duration;
+
+use sail_api::{ErrorCode, ErrorDetail};
+use sea_orm::DbErr;
+
+/// Everything a core operation can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum CoreError {
+    /// Malformed or invalid input; `param` names the field, dotted for nesting.
+    #[error("{message}")]
+    InvalidRequest { param: String, message: String },
+    /// No such resource for this partner (another partner's looks the same).
+    #[error("No such {resource}: '{id}'")]
+    NotFound { resource: &'static str, param: &'static str, id: String },
+    /// Missing, malformed, unknown or revoked API key.
+    #[error("{0}")]
+    InvalidApiKey(&'static str),
+    /// The key's scopes do not cover the operation.
+    #[error("This API key lacks the scope this operation needs: one of {}.", needed.join(", "))]
+    InsufficientKeyScope { needed: Vec<String> },
+    /// A key configured in a way the contract forbids.
+    #[error("{0}")]
+    InvalidKeyConfiguration(String),
+    /// A user with this external_user_id already exists for the partner.
+    #[error("A user with external_user_id '{external_user_id}' already exists.")]
+    UserAlreadyExists { external_user_id: String },
+    /// The key exceeded its request rate.
+    #[error("Too many requests for this API key; retry after {} ms.", retry_after.as_millis())]
+    RateLimited { retry_after: Duration, limit: u32 },
+    /// The database failed; details go to the log, never to the caller.
+    #[error("database error: {0}")]
+    Database(#[from] DbErr),
+    /// Any other unexpected failure; details go to the log only.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl CoreError {
+    pub fn invalid(param: impl Into<String>, message: impl Into<String>) -> Self {
+        CoreError::InvalidRequest { param: param.into(), message: message.into() }
+    }
+
+    pub fn not_found(resource: &'static str, param: &'static str, id: impl Into<String>) -> Self {
+        CoreError::NotFound { resource, param, id: id.into() }
+    }
+
+    /// The contract's view of this error: code, message, param.
+    pub fn detail(&self) -> ErrorDetail {
+        match self {
+            CoreError::InvalidRequest { param, message } => {
+                ErrorDetail::new(ErrorCode::InvalidRequest, message).with_param(param)
+            }
+            CoreError::NotFound { param, .. } => {
+                ErrorDetail::new(ErrorCode::NotFound, self.to_string()).with_param(*param)
+            }
+            CoreError::InvalidApiKey(_) => ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string()),
+            CoreError::InsufficientKeyScope { .. } => {
+                ErrorDetail::new(ErrorCode::InsufficientKeyScope, self.to_string())
+            }
+            CoreError::InvalidKeyConfiguration(_) => {
+                ErrorDetail::new(ErrorCode::InvalidKeyConfiguration, self.to_string())
+            }
+            CoreError::UserAlreadyExists { .. } => {
+                ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")
+            }
+            CoreError::RateLimited { retry_after, limit } => {
+                let reset = retry_after.as_secs_f64().ceil().max(1.0) as u64;
+                ErrorDetail::new(ErrorCode::RateLimited, self.to_string())
+                    .with_metadata("retry_after", reset.to_string())
+                    .with_metadata("ratelimit_limit", limit.to_string())
+                    .with_metadata("ratelimit_remaining", "0")
+                    .with_metadata("ratelimit_reset", reset.to_string())
+            }
+            CoreError::Database(_) | CoreError::Internal(_) => {
+                ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred.")
+            }
+        }
+    }
+}
+
+impl From<CoreError> for tonic::Status {
+    fn from(err: CoreError) -> Self {
+        if matches!(err, CoreError::Database(_) | CoreError::Internal(_)) {
+            tracing::error!(error = %err, "internal error");
+        }
+        err.detail().into_status()
+    }
+}

@@ -1,0 +1,6 @@
+//! Thin adapters from the generated tonic services to the business modules:
+//! read the caller, turn proto fields into domain values, call, map back.
+
+pub mod directory;
+pub mod health;
+pub mod users;
