@@ -1,1 +1,16 @@
-fn main() {}
+//! The `sail` binary. Thin: parses flags (each with its `SAIL_*` variable) and
+//! hands off to the library crates.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod commands;
+mod settings;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = settings::Cli::parse();
+    settings::init_tracing();
+    commands::dispatch(cli).await
+}

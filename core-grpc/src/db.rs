@@ -5,9 +5,12 @@ use std::time::Duration;
 
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    ConnectOptions, Database, DatabaseTransaction, DbErr, SqliteTransactionMode, TransactionOptions,
+    TransactionTrait,
 };
+
+/// The pool type, re-exported so callers need not depend on sea-orm.
+pub use sea_orm::DatabaseConnection;
 
 /// Opens a pool for `url` (`sqlite://…` or `postgres://…`).
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {

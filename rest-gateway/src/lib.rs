@@ -1,1 +1,90 @@
-//! placeholder
+//! Sail's REST/JSON gateway: stateless translation of `/api/v1` requests into
+//! gRPC calls on the core, and of gRPC statuses (with their `google.rpc`
+//! details) back into the `{error:{code,message,param}}` envelope. It holds no
+//! database and makes no decision the core could make; its own errors (unknown
+//! path, wrong method, bad JSON, body too large, timeout) use the same envelope.
+
+pub mod context;
+pub mod error;
+pub mod extract;
+pub mod routes;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::DefaultBodyLimit;
+use http::{HeaderName, Request};
+use tokio::net::TcpListener;
+use tonic::transport::{Channel, Endpoint};
+use tower::ServiceBuilder;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+pub use error::ApiError;
+
+/// The header that carries a request's id, echoed on every response.
+pub static REQUEST_ID: HeaderName = HeaderName::from_static("request-id");
+
+/// Settings of a gateway.
+#[derive(Debug, Clone)]
+pub struct GatewayConfig {
+    /// Largest accepted request body (decisions §1: 2 MiB).
+    pub max_body_bytes: usize,
+    /// A request still unanswered after this gets an `internal_error`.
+    pub request_timeout: Duration,
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        GatewayConfig { max_body_bytes: 2 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
+    }
+}
+
+/// A lazily connecting channel to the core at `url` (`http://host:port`).
+pub fn core_channel(url: &str) -> Result<Channel, tonic::transport::Error> {
+    Ok(Endpoint::from_shared(url.to_string())?
+        .connect_timeout(Duration::from_secs(5))
+        .tcp_nodelay(true)
+        .connect_lazy())
+}
+
+/// The gateway's router, calling the core over `core`.
+pub fn router(core: Channel, config: &GatewayConfig) -> Router {
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request<_>| {
+            let request_id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+            tracing::info_span!("http", method = %request.method(), path = %request.uri().path(), request_id = %request_id)
+        })
+        .on_request(())
+        .on_response(|response: &http::Response<_>, latency: Duration, _span: &tracing::Span| {
+            tracing::info!(status = response.status().as_u16(), latency_ms = latency.as_secs_f64() * 1000.0, "request");
+        })
+        .on_failure(());
+
+    Router::new()
+        .nest("/api/v1", routes::api(core.clone()))
+        .merge(routes::health::router(core))
+        .fallback(error::not_found)
+        .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID.clone()))
+                .layer(trace)
+                .layer(HandleErrorLayer::new(error::middleware_error))
+                .timeout(config.request_timeout),
+        )
+}
+
+/// Serves the gateway on `listener` until `shutdown` resolves, then lets
+/// in-flight requests finish.
+pub async fn run(
+    listener: TcpListener,
+    core: Channel,
+    config: GatewayConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(core, &config)).with_graceful_shutdown(shutdown).await
+}

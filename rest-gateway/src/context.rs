@@ -1,0 +1,55 @@
+//! What a REST request carries to the core besides its body: the API key, the
+//! request id, and (for later steps of the core's request path) the
+//! idempotency key and user token, all forwarded as gRPC metadata.
+
+use axum::extract::FromRequestParts;
+use http::HeaderMap;
+use http::request::Parts;
+use tonic::metadata::{MetadataKey, MetadataValue};
+
+use crate::REQUEST_ID;
+use crate::error::ApiError;
+
+/// Headers forwarded verbatim to the core, by HTTP name = metadata name.
+const FORWARDED: &[&str] = &["authorization", "request-id", "idempotency-key", "sail-user-token"];
+
+/// The forwarded headers of one REST request.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    headers: Vec<(&'static str, MetadataValue<tonic::metadata::Ascii>)>,
+}
+
+impl CallContext {
+    pub fn from_headers(headers: &HeaderMap) -> Self {
+        let headers = FORWARDED
+            .iter()
+            .filter_map(|name| {
+                let value = headers.get(*name)?.to_str().ok()?;
+                Some((*name, MetadataValue::try_from(value).ok()?))
+            })
+            .collect();
+        CallContext { headers }
+    }
+
+    /// A gRPC request for `message` carrying this context.
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        for (name, value) in &self.headers {
+            request.metadata_mut().insert(MetadataKey::from_static(name), value.clone());
+        }
+        request
+    }
+
+    /// The id of this request (set by the request-id layer when absent).
+    pub fn request_id(&self) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| *n == REQUEST_ID.as_str()).and_then(|(_, v)| v.to_str().ok())
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for CallContext {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(CallContext::from_headers(&parts.headers))
+    }
+}

@@ -1,0 +1,15 @@
+//! The `/api/v1` routes, one module per resource. Each handler parses the
+//! request, makes one gRPC call with the caller's context, and renders the
+//! reply (proto messages serialize to the contract's JSON directly).
+
+pub mod directory;
+pub mod health;
+pub mod users;
+
+use axum::Router;
+use tonic::transport::Channel;
+
+/// Every `/api/v1` route.
+pub fn api(core: Channel) -> Router {
+    Router::new().merge(users::router()).merge(directory::router()).with_state(core)
+}
