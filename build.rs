@@ -13,6 +13,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "proto"))
         .collect();
     protos.sort();
+    // Served by reflection so grpcurl can decode ErrorInfo and BadRequest.
+    protos.push(PathBuf::from("proto/google/rpc/error_details.proto"));
 
     let well_known = protoc_bin_vendored::include_path()?;
     // A fresh machine has no protoc: use the vendored one. SAFETY: build

@@ -100,22 +100,22 @@ pub fn check_scope(caller: &Caller, rule: &AccessRule) -> Result<(), CoreError> 
         return if caller.scopes.is_token_admin() {
             Ok(())
         } else {
-            Err(CoreError::InsufficientKeyScope { needed: vec!["token_admin".to_string()] })
+            Err(CoreError::InsufficientKeyScope("This operation needs a token_admin key.".to_string()))
         };
     }
     if caller.scopes.is_token_admin() {
         // A token_admin key mints tokens and can do nothing else.
-        let needed = if rule.any_key_scope.is_empty() {
-            vec!["any data scope (this is a token_admin key)".to_string()]
-        } else {
-            rule.any_key_scope.iter().map(|s| s.to_string()).collect()
-        };
-        return Err(CoreError::InsufficientKeyScope { needed });
+        return Err(CoreError::InsufficientKeyScope(
+            "A token_admin key can only create and revoke user tokens; use a data key for this operation.".to_string(),
+        ));
     }
     if rule.any_key_scope.is_empty() || rule.any_key_scope.iter().any(|s| caller.scopes.contains_name(s)) {
         Ok(())
     } else {
-        Err(CoreError::InsufficientKeyScope { needed: rule.any_key_scope.iter().map(|s| s.to_string()).collect() })
+        Err(CoreError::InsufficientKeyScope(format!(
+            "This API key lacks the scope this operation needs: {}.",
+            rule.any_key_scope.join(" or ")
+        )))
     }
 }
 

@@ -18,8 +18,8 @@ pub enum CoreError {
     #[error("{0}")]
     InvalidApiKey(&'static str),
     /// The key's scopes do not cover the operation.
-    #[error("This API key lacks the scope this operation needs: one of {}.", needed.join(", "))]
-    InsufficientKeyScope { needed: Vec<String> },
+    #[error("{0}")]
+    InsufficientKeyScope(String),
     /// A key configured in a way the contract forbids.
     #[error("{0}")]
     InvalidKeyConfiguration(String),
@@ -56,7 +56,7 @@ impl CoreError {
                 ErrorDetail::new(ErrorCode::NotFound, self.to_string()).with_param(*param)
             }
             CoreError::InvalidApiKey(_) => ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string()),
-            CoreError::InsufficientKeyScope { .. } => {
+            CoreError::InsufficientKeyScope(_) => {
                 ErrorDetail::new(ErrorCode::InsufficientKeyScope, self.to_string())
             }
             CoreError::InvalidKeyConfiguration(_) => {

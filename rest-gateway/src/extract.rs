@@ -46,8 +46,10 @@ fn json_error(path: Option<String>, inner: &serde_json::Error) -> ApiError {
         None => name.to_string(),
     };
     if text.starts_with("unknown field") {
+        // The path already ends at the unknown field itself.
         let name = quoted_name(&text).unwrap_or("");
-        return ApiError::invalid(Some(join(name)), format!("Unknown field '{}' in the request body.", join(name)));
+        let param = path.clone().unwrap_or_else(|| name.to_string());
+        return ApiError::invalid(Some(param.clone()), format!("Unknown field '{param}' in the request body."));
     }
     if text.starts_with("missing field") {
         let name = quoted_name(&text).unwrap_or("");
@@ -65,6 +67,9 @@ fn json_error(path: Option<String>, inner: &serde_json::Error) -> ApiError {
 
 /// Parses JSON `bytes` into `T`, naming the offending field on failure.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::invalid(None, "The request body must be a JSON object."));
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer)
         .map_err(|err| json_error(dotted(err.path()), err.inner()))?;

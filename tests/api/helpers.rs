@@ -1,0 +1,249 @@
+//! `TestApp`: a core and a gateway on port 0 over their own fresh database.
+
+use std::sync::Once;
+use std::time::Duration;
+
+use core_grpc::{Core, CoreConfig, admin};
+use rest_gateway::GatewayConfig;
+use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+/// The environment variable naming the PostgreSQL server to test against.
+pub const PG_ENV: &str = "SAIL_TEST_DATABASE_URL";
+
+static INIT: Once = Once::new();
+
+fn init_process() {
+    INIT.call_once(|| {
+        // reqwest is built without a default TLS provider (see the toolchain notes).
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        if std::env::var_os("TEST_LOG").is_some() {
+            let _ = tracing_subscriber::fmt().with_env_filter("info").with_test_writer().try_init();
+        }
+    });
+}
+
+/// A database of this test's own, removed when the test ends.
+pub struct TestDb {
+    pub url: String,
+    admin_url: Option<String>,
+    name: String,
+}
+
+impl TestDb {
+    pub async fn create() -> TestDb {
+        let name = format!("sail_test_{}", uuid::Uuid::now_v7().simple());
+        match std::env::var(PG_ENV).ok().filter(|url| url.starts_with("postgres")) {
+            Some(admin_url) => {
+                let admin = Database::connect(&admin_url).await.expect("connect to the PostgreSQL test server");
+                admin.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")).await.expect("create database");
+                admin.close().await.ok();
+                let (base, query) = match admin_url.split_once('?') {
+                    Some((base, query)) => (base.to_string(), format!("?{query}")),
+                    None => (admin_url.clone(), String::new()),
+                };
+                let server = base.rsplit_once('/').map(|(server, _)| server.to_string()).unwrap_or(base);
+                TestDb { url: format!("{server}/{name}{query}"), admin_url: Some(admin_url), name }
+            }
+            None => {
+                let path = std::env::temp_dir().join(format!("{name}.db"));
+                TestDb { url: format!("sqlite://{}?mode=rwc", path.display()), admin_url: None, name }
+            }
+        }
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        self.admin_url.is_some()
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        match &self.admin_url {
+            Some(admin_url) => {
+                let admin_url = admin_url.clone();
+                let name = self.name.clone();
+                // Drop runs inside the test's runtime: do the async cleanup on
+                // a thread of its own.
+                let _ = std::thread::spawn(move || {
+                    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+                    runtime.block_on(async {
+                        if let Ok(admin) = Database::connect(&admin_url).await {
+                            let _ = admin.execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).await;
+                            let _ = admin.close().await;
+                        }
+                    });
+                })
+                .join();
+            }
+            None => {
+                let dir = std::env::temp_dir();
+                for suffix in ["db", "db-wal", "db-shm"] {
+                    let _ = std::fs::remove_file(dir.join(format!("{}.{suffix}", self.name)));
+                }
+            }
+        }
+    }
+}
+
+/// A running core and gateway, stopped when dropped.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT/api/v1`.
+    pub api: String,
+    /// `http://127.0.0.1:PORT` of the gateway.
+    pub http_root: String,
+    /// `127.0.0.1:PORT` of the core.
+    pub grpc_addr: String,
+    pub db: DatabaseConnection,
+    pub client: reqwest::Client,
+    stop: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    pub test_db: TestDb,
+}
+
+/// Knobs for a test that needs a non-default service.
+#[derive(Clone)]
+pub struct Options {
+    pub core: CoreConfig,
+    pub gateway: GatewayConfig,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        // Tests make bursts of calls; the limiter has tests of its own.
+        let core = CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() };
+        Options { core, gateway: GatewayConfig::default() }
+    }
+}
+
+impl TestApp {
+    pub async fn spawn() -> TestApp {
+        TestApp::spawn_with(Options::default()).await
+    }
+
+    pub async fn spawn_with(options: Options) -> TestApp {
+        init_process();
+        let test_db = TestDb::create().await;
+        let db = core_grpc::db::connect(&test_db.url).await.expect("connect");
+        migration::apply(&db).await.expect("migrate");
+
+        let grpc = TcpListener::bind("127.0.0.1:0").await.expect("bind grpc");
+        let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
+        let grpc_addr = grpc.local_addr().unwrap().to_string();
+        let http_addr = http.local_addr().unwrap().to_string();
+        let (stop, stop_rx) = watch::channel(false);
+        let stopped = |mut rx: watch::Receiver<bool>| async move {
+            let _ = rx.wait_for(|s| *s).await;
+        };
+
+        let mut core_config = options.core.clone();
+        core_config.public_url = format!("http://{http_addr}");
+        let core = Core::new(db.clone(), core_config);
+        let core_task = tokio::spawn({
+            let shutdown = stopped(stop_rx.clone());
+            async move { core_grpc::run(grpc, core, shutdown).await.expect("core runs") }
+        });
+        let channel = rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap();
+        let gateway_task = tokio::spawn({
+            let shutdown = stopped(stop_rx.clone());
+            let config = options.gateway.clone();
+            async move { rest_gateway::run(http, channel, config, shutdown).await.expect("gateway runs") }
+        });
+
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        TestApp {
+            api: format!("http://{http_addr}/api/v1"),
+            http_root: format!("http://{http_addr}"),
+            grpc_addr,
+            db,
+            client,
+            stop,
+            tasks: vec![core_task, gateway_task],
+            test_db,
+        }
+    }
+
+    /// A new partner and a key for it with `scopes` (comma-separated).
+    pub async fn partner_key(&self, scopes: &str) -> (String, String) {
+        let partner = admin::create_partner(&self.db, "Test Partner").await.unwrap();
+        let key = admin::create_key(&self.db, &partner.id, scopes, None).await.unwrap();
+        (partner.id, key.key)
+    }
+
+    /// Another key for an existing partner.
+    pub async fn key_for(&self, partner_id: &str, scopes: &str) -> String {
+        admin::create_key(&self.db, partner_id, scopes, None).await.unwrap().key
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.api)
+    }
+
+    pub async fn get(&self, key: &str, path: &str) -> Reply {
+        Reply::from(self.client.get(self.url(path)).bearer_auth(key).send().await.unwrap()).await
+    }
+
+    pub async fn post(&self, key: &str, path: &str, body: Value) -> Reply {
+        Reply::from(self.client.post(self.url(path)).bearer_auth(key).json(&body).send().await.unwrap()).await
+    }
+
+    pub async fn delete(&self, key: &str, path: &str) -> Reply {
+        Reply::from(self.client.delete(self.url(path)).bearer_auth(key).send().await.unwrap()).await
+    }
+
+    /// Creates a user and returns its id.
+    pub async fn create_user(&self, key: &str, external_user_id: &str) -> String {
+        let reply = self.post(key, "/users", serde_json::json!({"external_user_id": external_user_id})).await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
+    /// Stops the servers and waits for them to finish.
+    pub async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks.drain(..) {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// A response: status, headers and JSON body (Null when the body is not JSON).
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    pub async fn from(response: reqwest::Response) -> Reply {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status, headers, body }
+    }
+
+    /// Asserts the error envelope: status, code and param.
+    pub fn assert_error(&self, status: u16, code: &str, param: Option<&str>) {
+        assert_eq!(self.status, status, "{}", self.body);
+        let error = &self.body["error"];
+        assert_eq!(error["code"], code, "{}", self.body);
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", self.body);
+        match param {
+            Some(p) => assert_eq!(error["param"], p, "{}", self.body),
+            None => assert!(error["param"].is_null(), "{}", self.body),
+        }
+        assert_eq!(self.body.as_object().map(|o| o.len()), Some(1), "only `error` at the top: {}", self.body);
+    }
+}

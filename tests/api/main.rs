@@ -1,0 +1,12 @@
+//! Gateway-to-core integration tests: every test starts a real core and a real
+//! gateway on port 0 over a fresh database (a temp SQLite file, or a fresh
+//! PostgreSQL database when `SAIL_TEST_DATABASE_URL` is a postgres:// URL) and
+//! talks HTTP to the gateway, which talks gRPC to the core.
+
+mod helpers;
+
+mod directory;
+mod errors;
+mod grpc;
+mod reference_data;
+mod users;
