@@ -71,7 +71,10 @@ impl ErrorCode {
     /// Parses an `ErrorInfo.reason` (or a wire code).
     pub fn from_reason(reason: &str) -> Option<ErrorCode> {
         let lower = reason.to_ascii_lowercase();
-        Self::ALL.iter().copied().find(|code| code.as_str() == lower)
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == lower)
     }
 
     /// The code a bare gRPC status maps to when it carries no `ErrorInfo`.
@@ -99,7 +102,12 @@ pub struct ErrorDetail {
 
 impl ErrorDetail {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ErrorDetail { code, message: message.into(), param: None, metadata: HashMap::new() }
+        ErrorDetail {
+            code,
+            message: message.into(),
+            param: None,
+            metadata: HashMap::new(),
+        }
     }
 
     pub fn with_param(mut self, param: impl Into<String>) -> Self {
@@ -131,7 +139,9 @@ impl ErrorDetail {
     /// falls back to the gRPC code when no `ErrorInfo` came with the status.
     pub fn from_status(status: &Status) -> Self {
         let details = status.get_error_details();
-        let info = details.error_info().filter(|info| info.domain == ERROR_DOMAIN);
+        let info = details
+            .error_info()
+            .filter(|info| info.domain == ERROR_DOMAIN);
         let code = info
             .and_then(|info| ErrorCode::from_reason(&info.reason))
             .unwrap_or_else(|| ErrorCode::from_grpc_code(status.code()));
@@ -147,7 +157,12 @@ impl ErrorDetail {
         } else {
             status.message().to_string()
         };
-        ErrorDetail { code, message, param, metadata }
+        ErrorDetail {
+            code,
+            message,
+            param,
+            metadata,
+        }
     }
 }
 
@@ -167,8 +182,14 @@ mod tests {
 
     #[test]
     fn reasons_are_upper_case_aip_193() {
-        assert_eq!(ErrorCode::InsufficientKeyScope.reason(), "INSUFFICIENT_KEY_SCOPE");
-        assert_eq!(ErrorCode::from_reason("INSUFFICIENT_KEY_SCOPE"), Some(ErrorCode::InsufficientKeyScope));
+        assert_eq!(
+            ErrorCode::InsufficientKeyScope.reason(),
+            "INSUFFICIENT_KEY_SCOPE"
+        );
+        assert_eq!(
+            ErrorCode::from_reason("INSUFFICIENT_KEY_SCOPE"),
+            Some(ErrorCode::InsufficientKeyScope)
+        );
     }
 
     #[test]

@@ -26,10 +26,17 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Err(err) => match err.downcast_ref::<CoreError>() {
             Some(core) => {
                 let detail = core.detail();
-                eprintln!("{}", json!({"error": {"code": detail.code.as_str(), "message": detail.message, "param": detail.param}}));
+                eprintln!(
+                    "{}",
+                    json!({"error": {"code": detail.code.as_str(), "message": detail.message, "param": detail.param}})
+                );
                 // Refused input (a key with an invalid configuration, unknown
                 // scopes, an unknown partner) exits 2, as usage errors do.
-                if matches!(core, CoreError::Database(_) | CoreError::Internal(_)) { ExitCode::FAILURE } else { ExitCode::from(2) }
+                if matches!(core, CoreError::Database(_) | CoreError::Internal(_)) {
+                    ExitCode::FAILURE
+                } else {
+                    ExitCode::from(2)
+                }
             }
             None => {
                 tracing::error!("{err:#}");
@@ -40,7 +47,9 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
 }
 
 async fn migrate(settings: &Settings) -> anyhow::Result<db::DatabaseConnection> {
-    let db = db::connect(&settings.database_url).await.context("connecting to the database")?;
+    let db = db::connect(&settings.database_url)
+        .await
+        .context("connecting to the database")?;
     migration::apply(&db).await.context("applying migrations")?;
     Ok(db)
 }
@@ -70,17 +79,28 @@ async fn shutdown_signal() {
 
 /// Connectable form of a bound address (0.0.0.0 becomes loopback).
 fn connectable(addr: SocketAddr) -> SocketAddr {
-    if addr.ip().is_unspecified() { SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port()) } else { addr }
+    if addr.ip().is_unspecified() {
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
+    } else {
+        addr
+    }
 }
 
-async fn serve(settings: &Settings, with_core: bool, with_gateway: bool, core_url: Option<String>) -> anyhow::Result<()> {
+async fn serve(
+    settings: &Settings,
+    with_core: bool,
+    with_gateway: bool,
+    core_url: Option<String>,
+) -> anyhow::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
 
     let http_listener = if with_gateway {
-        let listener = TcpListener::bind(settings.http_addr).await.with_context(|| format!("binding {}", settings.http_addr))?;
+        let listener = TcpListener::bind(settings.http_addr)
+            .await
+            .with_context(|| format!("binding {}", settings.http_addr))?;
         Some(listener)
     } else {
         None
@@ -91,24 +111,38 @@ async fn serve(settings: &Settings, with_core: bool, with_gateway: bool, core_ur
     let mut core_url = core_url;
     if with_core {
         let db = migrate(settings).await?;
-        let listener = TcpListener::bind(settings.grpc_addr).await.with_context(|| format!("binding {}", settings.grpc_addr))?;
+        let listener = TcpListener::bind(settings.grpc_addr)
+            .await
+            .with_context(|| format!("binding {}", settings.grpc_addr))?;
         let grpc_addr = listener.local_addr()?;
         let public_url = settings.public_url.clone().unwrap_or_else(|| {
-            format!("http://{}", connectable(http_addr.unwrap_or(settings.http_addr)))
+            format!(
+                "http://{}",
+                connectable(http_addr.unwrap_or(settings.http_addr))
+            )
         });
         let core = Core::new(db, settings.core_config(public_url));
         tracing::info!("listening grpc={grpc_addr}");
         core_url.get_or_insert_with(|| format!("http://{}", connectable(grpc_addr)));
         let shutdown = stopped(stop_rx.clone());
-        tasks.spawn(async move { core_grpc::run(listener, core, shutdown).await.map_err(anyhow::Error::from) });
+        tasks.spawn(async move {
+            core_grpc::run(listener, core, shutdown)
+                .await
+                .map_err(anyhow::Error::from)
+        });
     }
     if let (Some(listener), Some(addr)) = (http_listener, http_addr) {
         let url = core_url.clone().context("the gateway needs --core-url")?;
-        let channel = rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
+        let channel =
+            rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
         tracing::info!("listening http={addr}");
         let shutdown = stopped(stop_rx.clone());
         let config = settings.gateway_config();
-        tasks.spawn(async move { rest_gateway::run(listener, channel, config, shutdown).await.map_err(anyhow::Error::from) });
+        tasks.spawn(async move {
+            rest_gateway::run(listener, channel, config, shutdown)
+                .await
+                .map_err(anyhow::Error::from)
+        });
     }
 
     tokio::select! {
@@ -144,12 +178,23 @@ async fn partners(settings: &Settings, command: PartnersCommand) -> anyhow::Resu
 async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
     let db = migrate(settings).await?;
     match command {
-        KeysCommand::Create { partner, scopes, name, json } => {
+        KeysCommand::Create {
+            partner,
+            scopes,
+            name,
+            json,
+        } => {
             let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
             if json {
                 println!("{}", serde_json::to_string(&issued)?);
             } else {
-                println!("id:      {}\nkey:     {}\npartner: {}\nscopes:  {}", issued.id, issued.key, issued.partner_id, issued.scopes.join(","));
+                println!(
+                    "id:      {}\nkey:     {}\npartner: {}\nscopes:  {}",
+                    issued.id,
+                    issued.key,
+                    issued.partner_id,
+                    issued.scopes.join(",")
+                );
                 eprintln!("The key is shown only this once: store it now.");
             }
         }
@@ -171,14 +216,28 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
                 println!("{}", serde_json::Value::Array(rows));
             } else {
                 for k in &keys {
-                    let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
-                    println!("{}\t{}\t…{}\t{}\t{}", k.id, state, k.secret_last4, k.scopes, k.name.as_deref().unwrap_or(""));
+                    let state = if k.revoked_at.is_some() {
+                        "revoked"
+                    } else {
+                        "active"
+                    };
+                    println!(
+                        "{}\t{}\t…{}\t{}\t{}",
+                        k.id,
+                        state,
+                        k.secret_last4,
+                        k.scopes,
+                        k.name.as_deref().unwrap_or("")
+                    );
                 }
             }
         }
         KeysCommand::Revoke { key_id, json } => {
             let key = admin::revoke_key(&db, &key_id).await?;
-            let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
+            let revoked_at = key
+                .revoked_at
+                .as_ref()
+                .map(core_grpc::domain::time::rfc3339);
             if json {
                 println!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
             } else {

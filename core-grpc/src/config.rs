@@ -19,6 +19,8 @@ pub struct CoreConfig {
     pub webhook_retry_max_age: Duration,
     /// Lifetime of a hosted-session URL.
     pub hosted_session_ttl: Duration,
+    /// Background workers claiming jobs in this process.
+    pub workers: usize,
 }
 
 impl Default for CoreConfig {
@@ -31,6 +33,7 @@ impl Default for CoreConfig {
             webhook_retry_base: Duration::from_millis(10_000),
             webhook_retry_max_age: Duration::from_secs(259_200),
             hosted_session_ttl: Duration::from_secs(1800),
+            workers: 2,
         }
     }
 }

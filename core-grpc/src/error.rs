@@ -13,7 +13,15 @@ pub enum CoreError {
     InvalidRequest { param: String, message: String },
     /// No such resource for this partner (another partner's looks the same).
     #[error("No such {resource}: '{id}'")]
-    NotFound { resource: &'static str, param: &'static str, id: String },
+    NotFound {
+        resource: &'static str,
+        param: &'static str,
+        id: String,
+    },
+    /// An operation that does not exist in this deployment (the sandbox
+    /// operations with sandbox mode off): looks like an unknown path.
+    #[error("Unrecognized request URL: this operation is available only in sandbox mode.")]
+    NotFoundRoute,
     /// Missing, malformed, unknown or revoked API key.
     #[error("{0}")]
     InvalidApiKey(&'static str),
@@ -23,6 +31,9 @@ pub enum CoreError {
     /// A key configured in a way the contract forbids.
     #[error("{0}")]
     InvalidKeyConfiguration(String),
+    /// The connection lacks a product the request needs.
+    #[error("{message}")]
+    ProductNotEnabled { param: String, message: String },
     /// A user with this external_user_id already exists for the partner.
     #[error("A user with external_user_id '{external_user_id}' already exists.")]
     UserAlreadyExists { external_user_id: String },
@@ -39,11 +50,18 @@ pub enum CoreError {
 
 impl CoreError {
     pub fn invalid(param: impl Into<String>, message: impl Into<String>) -> Self {
-        CoreError::InvalidRequest { param: param.into(), message: message.into() }
+        CoreError::InvalidRequest {
+            param: param.into(),
+            message: message.into(),
+        }
     }
 
     pub fn not_found(resource: &'static str, param: &'static str, id: impl Into<String>) -> Self {
-        CoreError::NotFound { resource, param, id: id.into() }
+        CoreError::NotFound {
+            resource,
+            param,
+            id: id.into(),
+        }
     }
 
     /// The contract's view of this error: code, message, param.
@@ -55,15 +73,22 @@ impl CoreError {
             CoreError::NotFound { param, .. } => {
                 ErrorDetail::new(ErrorCode::NotFound, self.to_string()).with_param(*param)
             }
-            CoreError::InvalidApiKey(_) => ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string()),
+            CoreError::NotFoundRoute => ErrorDetail::new(ErrorCode::NotFound, self.to_string()),
+            CoreError::InvalidApiKey(_) => {
+                ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string())
+            }
             CoreError::InsufficientKeyScope(_) => {
                 ErrorDetail::new(ErrorCode::InsufficientKeyScope, self.to_string())
             }
             CoreError::InvalidKeyConfiguration(_) => {
                 ErrorDetail::new(ErrorCode::InvalidKeyConfiguration, self.to_string())
             }
+            CoreError::ProductNotEnabled { param, message } => {
+                ErrorDetail::new(ErrorCode::ProductNotEnabled, message).with_param(param)
+            }
             CoreError::UserAlreadyExists { .. } => {
-                ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")
+                ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string())
+                    .with_param("external_user_id")
             }
             CoreError::RateLimited { retry_after, limit } => {
                 let reset = retry_after.as_secs_f64().ceil().max(1.0) as u64;

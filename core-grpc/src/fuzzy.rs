@@ -20,7 +20,13 @@ pub fn words(text: &str) -> Vec<String> {
     let cleaned: String = text
         .chars()
         .filter(|c| *c != '\'' && *c != '’')
-        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { ' ' })
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
         .collect();
     cleaned.split_whitespace().map(str::to_string).collect()
 }
@@ -34,10 +40,16 @@ pub struct Score {
 }
 
 pub fn score(query: &str, name: &str) -> Score {
-    let query_words: Vec<String> = words(query).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).collect();
+    let query_words: Vec<String> = words(query)
+        .into_iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .collect();
     let name_words = words(name);
     if query_words.is_empty() || name_words.is_empty() {
-        return Score { value: 0.0, whole: 0.0 };
+        return Score {
+            value: 0.0,
+            whole: 0.0,
+        };
     }
     let query_compact = query_words.concat();
     let name_compact = name_words.concat();
@@ -50,7 +62,12 @@ pub fn score(query: &str, name: &str) -> Score {
     };
     let per_word = query_words
         .iter()
-        .map(|q| name_words.iter().map(|n| word_similarity(q, n)).fold(0.0, f64::max))
+        .map(|q| {
+            name_words
+                .iter()
+                .map(|n| word_similarity(q, n))
+                .fold(0.0, f64::max)
+        })
         .sum::<f64>()
         / query_words.len() as f64;
 

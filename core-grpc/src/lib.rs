@@ -7,17 +7,23 @@
 //! `&impl ConnectionTrait`; `grpc` adapts them to the generated services;
 //! `auth` is the request path every call passes through; `server::run` serves.
 
+pub mod accounts;
 pub mod admin;
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod db;
 pub mod directory;
 pub mod domain;
 pub mod error;
 pub mod fuzzy;
 pub mod grpc;
+pub mod jobs;
+pub mod reference;
+pub mod sandbox;
 pub mod server;
 pub mod users;
+pub mod worker;
 
 pub use config::CoreConfig;
 pub use error::CoreError;

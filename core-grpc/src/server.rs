@@ -1,15 +1,18 @@
 //! Serving the core: every sail.v1 service behind the authentication layer,
 //! plus `grpc.health.v1` and server reflection (v1 and v1alpha, so grpcurl
-//! before 1.8.8 can list services without .proto files).
+//! before 1.8.8 can list services without .proto files), and the background
+//! workers that run jobs.
 
 use std::sync::Arc;
 
 use sail_api::pb::{
-    administrators_server::AdministratorsServer, api_health_server::ApiHealthServer,
-    merchants_server::MerchantsServer, users_server::UsersServer,
+    accounts_server::AccountsServer, administrators_server::AdministratorsServer,
+    api_health_server::ApiHealthServer, connections_server::ConnectionsServer,
+    merchants_server::MerchantsServer, sandbox_server::SandboxServer, users_server::UsersServer,
 };
 use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
+use tokio::sync::{Notify, watch};
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower_http::auth::AsyncRequireAuthorizationLayer;
@@ -17,20 +20,40 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::{Authenticator, RateLimits};
 use crate::config::CoreConfig;
-use crate::grpc::{directory::DirectoryService, health::HealthService, users::UsersService};
+use crate::grpc::{
+    accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService,
+    health::HealthService, sandbox::SandboxService, users::UsersService,
+};
+use crate::worker;
 
-/// Everything a running core shares between requests.
+/// Everything a running core shares between requests and workers.
 #[derive(Clone)]
 pub struct Core {
     pub db: DatabaseConnection,
     pub config: Arc<CoreConfig>,
     pub limits: Arc<RateLimits>,
+    /// Wakes this process's workers when it enqueues a job.
+    pub work: Arc<Notify>,
 }
 
 impl Core {
     pub fn new(db: DatabaseConnection, config: CoreConfig) -> Self {
-        let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
-        Core { db, config: Arc::new(config), limits }
+        let limits = Arc::new(RateLimits::new(
+            config.rate_limit_rps,
+            config.rate_limit_burst,
+        ));
+        Core {
+            db,
+            config: Arc::new(config),
+            limits,
+            work: Arc::new(Notify::new()),
+        }
+    }
+
+    /// Tells the workers that a job is waiting.
+    pub fn wake_workers(&self) {
+        self.work.notify_waiters();
+        self.work.notify_one();
     }
 }
 
@@ -43,8 +66,9 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
 }
 
-/// Serves the core on `listener` until `shutdown` resolves, then drains
-/// in-flight calls and returns.
+/// Serves the core on `listener` and runs its workers until `shutdown`
+/// resolves; then drains in-flight calls, lets workers finish the job in
+/// hand, and returns.
 pub async fn run(
     listener: TcpListener,
     core: Core,
@@ -52,8 +76,18 @@ pub async fn run(
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<UsersServer<UsersService>>().await;
-    health.set_serving::<MerchantsServer<DirectoryService>>().await;
-    health.set_serving::<AdministratorsServer<DirectoryService>>().await;
+    health
+        .set_serving::<ConnectionsServer<ConnectionsService>>()
+        .await;
+    health
+        .set_serving::<AccountsServer<AccountsService>>()
+        .await;
+    health
+        .set_serving::<MerchantsServer<DirectoryService>>()
+        .await;
+    health
+        .set_serving::<AdministratorsServer<DirectoryService>>()
+        .await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(sail_api::FILE_DESCRIPTOR_SET)
@@ -64,27 +98,53 @@ pub async fn run(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
-    let db = core.db.clone();
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let workers: Vec<_> = (0..core.config.workers)
+        .map(|_| tokio::spawn(worker::run(core.clone(), stop_rx.clone())))
+        .collect();
+
     let trace = TraceLayer::new_for_grpc().make_span_with(|request: &http::Request<_>| {
-        let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+        let request_id = request
+            .headers()
+            .get("request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
         tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
     });
-    Server::builder()
+    let db = core.db.clone();
+    let served = Server::builder()
         .layer(trace)
-        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(db.clone(), core.limits.clone())))
+        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(
+            db.clone(),
+            core.limits.clone(),
+        )))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(ApiHealthServer::new(HealthService { db: db.clone() }))
         .add_service(UsersServer::new(UsersService { db: db.clone() }))
         .add_service(MerchantsServer::new(DirectoryService { db: db.clone() }))
-        .add_service(AdministratorsServer::new(DirectoryService { db }))
+        .add_service(AdministratorsServer::new(DirectoryService {
+            db: db.clone(),
+        }))
+        .add_service(ConnectionsServer::new(ConnectionsService {
+            core: core.clone(),
+        }))
+        .add_service(AccountsServer::new(AccountsService { core: core.clone() }))
+        .add_service(SandboxServer::new(SandboxService { core: core.clone() }))
         .serve_with_incoming_shutdown(
             // Without TCP_NODELAY a response split over two writes waits out
             // the client's delayed ACK (about 40 ms).
             TcpIncoming::from(listener).with_nodelay(Some(true)),
-            shutdown,
+            async move {
+                shutdown.await;
+                let _ = stop_tx.send(true);
+            },
         )
-        .await?;
+        .await;
+    for handle in workers {
+        let _ = handle.await;
+    }
+    served?;
     Ok(())
 }

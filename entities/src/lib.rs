@@ -2,8 +2,12 @@
 //! strings, timestamps UTC, enum-like columns plain strings (they travel the
 //! same on SQLite and PostgreSQL).
 
+pub mod account;
 pub mod administrator;
 pub mod api_key;
+pub mod connection;
+pub mod job;
 pub mod merchant;
 pub mod partner;
+pub mod transaction;
 pub mod user;

@@ -135,7 +135,9 @@ impl MigrationTrait for Migration {
             Merchants::Table.into_iden(),
             Administrators::Table.into_iden(),
         ] {
-            manager.drop_table(Table::drop().table(table).to_owned()).await?;
+            manager
+                .drop_table(Table::drop().table(table).to_owned())
+                .await?;
         }
         Ok(())
     }

@@ -134,7 +134,11 @@ pub async fn sync_directories<C: ConnectionTrait>(db: &C) -> Result<(), DbErr> {
         ])
         .on_conflict(
             OnConflict::column(Administrators::Id)
-                .update_columns([Administrators::Name, Administrators::MainUrl, Administrators::AccountTypes])
+                .update_columns([
+                    Administrators::Name,
+                    Administrators::MainUrl,
+                    Administrators::AccountTypes,
+                ])
                 .to_owned(),
         );
     for admin in administrators()? {

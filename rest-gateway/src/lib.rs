@@ -37,7 +37,10 @@ pub struct GatewayConfig {
 
 impl Default for GatewayConfig {
     fn default() -> Self {
-        GatewayConfig { max_body_bytes: 2 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
+        GatewayConfig {
+            max_body_bytes: 2 * 1024 * 1024,
+            request_timeout: Duration::from_secs(30),
+        }
     }
 }
 
@@ -94,5 +97,7 @@ pub async fn run(
             tracing::warn!(error = %err, "could not set TCP_NODELAY");
         }
     });
-    axum::serve(listener, router(core, &config)).with_graceful_shutdown(shutdown).await
+    axum::serve(listener, router(core, &config))
+        .with_graceful_shutdown(shutdown)
+        .await
 }

@@ -5,8 +5,11 @@
 
 mod helpers;
 
+mod accounts;
+mod connections;
 mod directory;
 mod errors;
 mod grpc;
 mod reference_data;
+mod sandbox;
 mod users;

@@ -3,6 +3,7 @@
 
 pub mod contact;
 pub mod ids;
+pub mod money;
 pub mod page;
 pub mod scope;
 pub mod time;

@@ -24,7 +24,10 @@ pub fn user_to_pb(user: user::Model) -> pb::User {
 
 #[tonic::async_trait]
 impl Users for UsersService {
-    async fn list_users(&self, request: Request<pb::ListUsersRequest>) -> Result<Response<pb::ListUsersResponse>, Status> {
+    async fn list_users(
+        &self,
+        request: Request<pb::ListUsersRequest>,
+    ) -> Result<Response<pb::ListUsersResponse>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
         let status = req.status.as_deref().map(UserStatus::parse).transpose()?;
@@ -36,7 +39,10 @@ impl Users for UsersService {
         }))
     }
 
-    async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
+    async fn create_user(
+        &self,
+        request: Request<pb::CreateUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
         let address = req.address.unwrap_or_default();
@@ -56,9 +62,13 @@ impl Users for UsersService {
         Ok(Response::new(user_to_pb(created)))
     }
 
-    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
+    async fn get_user(
+        &self,
+        request: Request<pb::GetUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
         let caller = caller(&request)?;
-        let found = users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
+        let found =
+            users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
         Ok(Response::new(user_to_pb(found)))
     }
 }

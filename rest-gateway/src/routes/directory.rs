@@ -3,7 +3,9 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use sail_api::pb::{self, administrators_client::AdministratorsClient, merchants_client::MerchantsClient};
+use sail_api::pb::{
+    self, administrators_client::AdministratorsClient, merchants_client::MerchantsClient,
+};
 use tonic::transport::Channel;
 
 use crate::context::CallContext;
@@ -11,7 +13,9 @@ use crate::error::ApiError;
 use crate::extract::QueryParams;
 
 pub fn router() -> Router<Channel> {
-    Router::new().route("/merchants", get(list_merchants)).route("/administrators", get(list_administrators))
+    Router::new()
+        .route("/merchants", get(list_merchants))
+        .route("/administrators", get(list_administrators))
 }
 
 async fn list_merchants(
@@ -22,8 +26,13 @@ async fn list_merchants(
     let search = query.string("search");
     let (limit, offset) = query.page()?;
     query.finish()?;
-    let reply =
-        MerchantsClient::new(core).list_merchants(ctx.request(pb::ListMerchantsRequest { search, limit, offset })).await?;
+    let reply = MerchantsClient::new(core)
+        .list_merchants(ctx.request(pb::ListMerchantsRequest {
+            search,
+            limit,
+            offset,
+        }))
+        .await?;
     Ok(Json(reply.into_inner()))
 }
 
@@ -36,7 +45,11 @@ async fn list_administrators(
     let (limit, offset) = query.page()?;
     query.finish()?;
     let reply = AdministratorsClient::new(core)
-        .list_administrators(ctx.request(pb::ListAdministratorsRequest { search, limit, offset }))
+        .list_administrators(ctx.request(pb::ListAdministratorsRequest {
+            search,
+            limit,
+            offset,
+        }))
         .await?;
     Ok(Json(reply.into_inner()))
 }

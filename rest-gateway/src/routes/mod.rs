@@ -2,8 +2,11 @@
 //! request, makes one gRPC call with the caller's context, and renders the
 //! reply (proto messages serialize to the contract's JSON directly).
 
+pub mod accounts;
+pub mod connections;
 pub mod directory;
 pub mod health;
+pub mod sandbox;
 pub mod users;
 
 use axum::Router;
@@ -11,5 +14,11 @@ use tonic::transport::Channel;
 
 /// Every `/api/v1` route.
 pub fn api(core: Channel) -> Router {
-    Router::new().merge(users::router()).merge(directory::router()).with_state(core)
+    Router::new()
+        .merge(users::router())
+        .merge(directory::router())
+        .merge(connections::router())
+        .merge(accounts::router())
+        .merge(sandbox::router())
+        .with_state(core)
 }

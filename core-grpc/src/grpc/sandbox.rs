@@ -1,0 +1,46 @@
+//! `sail.v1.Sandbox`.
+
+use sail_api::pb::{self, sandbox_server::Sandbox};
+use tonic::{Request, Response, Status};
+
+use crate::auth::caller;
+use crate::error::CoreError;
+use crate::grpc::connections::render_one;
+use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
+use crate::server::Core;
+
+pub struct SandboxService {
+    pub core: Core,
+}
+
+#[tonic::async_trait]
+impl Sandbox for SandboxService {
+    async fn create_sandbox_connection(
+        &self,
+        request: Request<pb::CreateSandboxConnectionRequest>,
+    ) -> Result<Response<pb::Connection>, Status> {
+        if !self.core.config.sandbox {
+            return Err(CoreError::NotFoundRoute.into());
+        }
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let kind = parse_provider_kind(&req.r#type)?;
+        // The same scope the connect_account hosted session for this kind needs.
+        let scope = kind.linking_scope();
+        if !caller.scopes.contains(scope) {
+            return Err(CoreError::InsufficientKeyScope(format!(
+                "Linking a {} connection needs the {scope} scope.",
+                kind.as_str()
+            ))
+            .into());
+        }
+        let link = LinkRequest {
+            kind,
+            provider_id: req.provider_id,
+            username: SandboxUser::parse(req.username.as_deref())?,
+        };
+        let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
+        self.core.wake_workers();
+        Ok(Response::new(render_one(&self.core, linked).await?))
+    }
+}

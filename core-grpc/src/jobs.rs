@@ -1,0 +1,205 @@
+//! The durable job queue: jobs are rows, claimed by one worker at a time under
+//! a lease. A worker that dies leaves its lease to expire and another worker
+//! takes the job over, so accepted work is never lost; completion is
+//! conditional on still holding the claim, so work is never applied twice.
+//!
+//! Claims: on PostgreSQL `FOR UPDATE SKIP LOCKED` lets many cores claim
+//! different jobs at once; on SQLite the claim runs in a `BEGIN IMMEDIATE`
+//! transaction, which already admits one writer at a time (sea-query would
+//! drop the locking clause there silently, so it is not written at all).
+
+use std::time::Duration;
+
+use entities::job;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection,
+    EntityTrait, QueryFilter, Set, Statement,
+};
+
+use crate::db::begin_write;
+use crate::domain::{IdKind, new_id, time};
+use crate::error::CoreError;
+
+/// How long a claim holds before another worker may take the job over.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// Claims after which a job that keeps failing is given up.
+pub const MAX_ATTEMPTS: i32 = 5;
+
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// A provider connection's sync (sandbox linking).
+    SyncConnection,
+    /// Adjudication of a pushed batch of transactions.
+    IngestTransactions,
+}
+
+impl JobKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::SyncConnection => "sync_connection",
+            JobKind::IngestTransactions => "ingest_transactions",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<JobKind> {
+        [JobKind::SyncConnection, JobKind::IngestTransactions]
+            .into_iter()
+            .find(|k| k.as_str() == raw)
+    }
+}
+
+/// Job states as the API shows them.
+pub mod status {
+    pub const QUEUED: &str = "queued";
+    pub const PROCESSING: &str = "processing";
+    pub const COMPLETED: &str = "completed";
+    pub const FAILED: &str = "failed";
+}
+
+/// A new queued job, written with the caller's connection (so it commits with
+/// the state change that needs it).
+pub struct NewJob<'a> {
+    pub partner_id: &'a str,
+    pub kind: JobKind,
+    pub user_id: Option<&'a str>,
+    pub connection_id: Option<&'a str>,
+    pub accepted: i32,
+    pub duplicates_updated: i32,
+}
+
+pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::Model, CoreError> {
+    let model = job::ActiveModel {
+        id: Set(new_id(IdKind::Job)),
+        partner_id: Set(new.partner_id.to_string()),
+        kind: Set(new.kind.as_str().to_string()),
+        status: Set(status::QUEUED.to_string()),
+        user_id: Set(new.user_id.map(str::to_string)),
+        connection_id: Set(new.connection_id.map(str::to_string)),
+        attempts: Set(0),
+        lease_until_ms: Set(None),
+        accepted: Set(new.accepted),
+        duplicates_updated: Set(new.duplicates_updated),
+        processed: Set(0),
+        last_error: Set(None),
+        created_at: Set(time::now()),
+        started_at: Set(None),
+        completed_at: Set(None),
+    };
+    Ok(model.insert(db).await?)
+}
+
+fn now_ms() -> i64 {
+    time::now().timestamp_millis()
+}
+
+/// Claims the oldest runnable job (queued, or processing with an expired
+/// lease), or None when there is none.
+pub async fn claim(db: &DatabaseConnection) -> Result<Option<job::Model>, CoreError> {
+    let backend = db.get_database_backend();
+    let now = now_ms();
+    let lease_until = now + LEASE.as_millis() as i64;
+    let started = time::now();
+    let (sql, values): (&str, Vec<sea_orm::Value>) = match backend {
+        DatabaseBackend::Postgres => (
+            "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = $1, \
+             started_at = COALESCE(started_at, $2) \
+             WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < $3) \
+                         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+             RETURNING *",
+            vec![lease_until.into(), started.into(), now.into()],
+        ),
+        _ => (
+            "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = ?, \
+             started_at = COALESCE(started_at, ?) \
+             WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < ?) \
+                         ORDER BY id LIMIT 1) \
+             RETURNING *",
+            vec![lease_until.into(), started.into(), now.into()],
+        ),
+    };
+    let txn = begin_write(db).await?;
+    let claimed = job::Entity::find()
+        .from_raw_sql(Statement::from_sql_and_values(backend, sql, values))
+        .one(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(claimed)
+}
+
+/// Marks a claimed job completed, inside the transaction that applied its
+/// effects. Fails (so the caller rolls back) when the claim was lost.
+pub async fn complete(
+    db: &impl ConnectionTrait,
+    claimed: &job::Model,
+    processed: i32,
+) -> Result<(), CoreError> {
+    let result = job::Entity::update_many()
+        .col_expr(job::Column::Status, status::COMPLETED.into())
+        .col_expr(job::Column::Processed, processed.into())
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
+        .col_expr(job::Column::CompletedAt, Some(time::now()).into())
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Status.eq(status::PROCESSING))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+        .exec(db)
+        .await?;
+    if result.rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(CoreError::Internal(format!(
+            "lost the claim on {} before completing it",
+            claimed.id
+        )))
+    }
+}
+
+/// Records a failed attempt: back to `queued` for another try, or `failed`
+/// for good after [`MAX_ATTEMPTS`].
+pub async fn record_failure(
+    db: &DatabaseConnection,
+    claimed: &job::Model,
+    error: &str,
+) -> Result<(), CoreError> {
+    let give_up = claimed.attempts >= MAX_ATTEMPTS;
+    let txn = begin_write(db).await?;
+    let mut update = job::Entity::update_many()
+        .col_expr(
+            job::Column::Status,
+            if give_up {
+                status::FAILED
+            } else {
+                status::QUEUED
+            }
+            .into(),
+        )
+        .col_expr(job::Column::LastError, Some(error.to_string()).into())
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
+    if give_up {
+        update = update.col_expr(job::Column::CompletedAt, Some(time::now()).into());
+    }
+    update
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+        .exec(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// A job of the partner, by id (tenant-bounded).
+pub async fn get_job(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    job_id: &str,
+    kind: JobKind,
+) -> Result<job::Model, CoreError> {
+    let not_found = || CoreError::not_found("job", "job_id", job_id);
+    let id = crate::domain::parse_id(IdKind::Job, job_id).ok_or_else(not_found)?;
+    job::Entity::find_by_id(id)
+        .filter(job::Column::PartnerId.eq(partner_id))
+        .filter(job::Column::Kind.eq(kind.as_str()))
+        .one(db)
+        .await?
+        .ok_or_else(not_found)
+}

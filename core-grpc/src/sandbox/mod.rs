@@ -1,0 +1,390 @@
+//! The sandbox providers (decisions §8): card issuers, the stores of the
+//! merchant directory and the administrators of the administrator directory,
+//! behaving from the outside like real ones. Linking creates an `aggregating`
+//! connection and a durable sync job; the sync fills accounts or purchase
+//! history and makes the connection `active` (or `error` for `user_error`).
+//! Hosted sessions reuse [`link`] exactly.
+
+pub mod generate;
+
+use chrono::NaiveDate;
+use entities::{account, administrator, connection, job, merchant, transaction};
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, Set,
+};
+
+use crate::connections::{self, ConnectionType, ProviderRef, status};
+use crate::db::begin_write;
+use crate::domain::{IdKind, new_id, time};
+use crate::error::CoreError;
+use crate::jobs::{self, JobKind, NewJob};
+use crate::users;
+
+/// The sandbox card issuers (there is no real issuer to reach from here).
+pub const CARD_ISSUERS: [&str; 3] = [
+    "Harbor Bank",
+    "Lighthouse Credit Union",
+    "Keel Card Services",
+];
+
+/// The stable `fin_` id of a sandbox card issuer.
+pub fn card_issuer_id(name: &str) -> String {
+    migration::seed::directory_id("fin_", name)
+}
+
+/// The sandbox credentials of decisions §8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SandboxUser {
+    /// Links successfully.
+    Good,
+    /// Refused at login with a clear message; nothing is created.
+    Bad,
+    /// Links a connection that lands in `error`, recoverable by reconnect.
+    Error,
+}
+
+impl SandboxUser {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxUser::Good => "user_good",
+            SandboxUser::Bad => "user_bad",
+            SandboxUser::Error => "user_error",
+        }
+    }
+
+    /// Parses a username; absent means `user_good`.
+    pub fn parse(raw: Option<&str>) -> Result<SandboxUser, CoreError> {
+        match raw {
+            None | Some("user_good") => Ok(SandboxUser::Good),
+            Some("user_bad") => Ok(SandboxUser::Bad),
+            Some("user_error") => Ok(SandboxUser::Error),
+            Some(other) => Err(CoreError::invalid(
+                "username",
+                format!(
+                    "Unknown sandbox username '{other}'; use user_good, user_bad or user_error."
+                ),
+            )),
+        }
+    }
+}
+
+/// The kinds a provider links (everything but `external`).
+pub fn parse_provider_kind(raw: &str) -> Result<ConnectionType, CoreError> {
+    match ConnectionType::parse(raw) {
+        Some(ConnectionType::External) | None => Err(CoreError::invalid(
+            "type",
+            format!(
+                "type must be card, store or benefit_account; got '{raw}'. External connections are created with POST /users/{{user_id}}/connections."
+            ),
+        )),
+        Some(kind) => Ok(kind),
+    }
+}
+
+/// Finds the provider of `kind` with `provider_id`, or the first of its
+/// directory when none is named.
+pub async fn resolve_provider(
+    db: &impl ConnectionTrait,
+    kind: ConnectionType,
+    provider_id: Option<&str>,
+) -> Result<ProviderRef, CoreError> {
+    let missing = |id: &str| CoreError::not_found("provider", "provider_id", id);
+    match kind {
+        ConnectionType::BenefitAccount => {
+            let found = match provider_id {
+                Some(id) => administrator::Entity::find_by_id(id)
+                    .one(db)
+                    .await?
+                    .ok_or_else(|| missing(id))?,
+                None => administrator::Entity::find()
+                    .order_by_asc(administrator::Column::Name)
+                    .one(db)
+                    .await?
+                    .ok_or_else(|| missing("(default administrator)"))?,
+            };
+            Ok(ProviderRef {
+                kind: "administrator",
+                id: found.id,
+                name: found.name,
+                icon_url: None,
+            })
+        }
+        ConnectionType::Store => {
+            let found = match provider_id {
+                Some(id) => merchant::Entity::find_by_id(id)
+                    .one(db)
+                    .await?
+                    .ok_or_else(|| missing(id))?,
+                None => merchant::Entity::find()
+                    .filter(merchant::Column::ItemLevelReceipts.eq(true))
+                    .order_by_asc(merchant::Column::Name)
+                    .one(db)
+                    .await?
+                    .ok_or_else(|| missing("(default store)"))?,
+            };
+            Ok(ProviderRef {
+                kind: "merchant",
+                id: found.id,
+                name: found.name,
+                icon_url: found.logo_url,
+            })
+        }
+        ConnectionType::Card => {
+            let name = match provider_id {
+                Some(id) => CARD_ISSUERS
+                    .into_iter()
+                    .find(|n| card_issuer_id(n) == id)
+                    .ok_or_else(|| missing(id))?,
+                None => CARD_ISSUERS[0],
+            };
+            Ok(ProviderRef {
+                kind: "financial_institution",
+                id: card_issuer_id(name),
+                name: name.to_string(),
+                icon_url: None,
+            })
+        }
+        ConnectionType::External => Err(parse_provider_kind("external").unwrap_err()),
+    }
+}
+
+/// What linking needs.
+#[derive(Debug, Clone)]
+pub struct LinkRequest {
+    pub kind: ConnectionType,
+    pub provider_id: Option<String>,
+    pub username: SandboxUser,
+}
+
+/// Links a sandbox provider for a user: the connection and its first sync
+/// job commit together, so an accepted link is never left without a sync.
+pub async fn link(
+    db: &DatabaseConnection,
+    partner_id: &str,
+    user_id: &str,
+    request: LinkRequest,
+) -> Result<connection::Model, CoreError> {
+    let user = users::get_user(db, partner_id, user_id).await?;
+    let provider = resolve_provider(db, request.kind, request.provider_id.as_deref()).await?;
+    if request.username == SandboxUser::Bad {
+        return Err(CoreError::invalid(
+            "username",
+            format!(
+                "{} refused these credentials (sandbox user_bad): the username or password is incorrect.",
+                provider.name
+            ),
+        ));
+    }
+    let txn = begin_write(db).await?;
+    let linked = connections::link_provider_connection(
+        &txn,
+        partner_id,
+        &user.id,
+        request.kind,
+        provider,
+        Some(request.username.as_str()),
+    )
+    .await?;
+    jobs::enqueue(
+        &txn,
+        NewJob {
+            partner_id,
+            kind: JobKind::SyncConnection,
+            user_id: Some(&user.id),
+            connection_id: Some(&linked.id),
+            accepted: 0,
+            duplicates_updated: 0,
+        },
+    )
+    .await?;
+    txn.commit().await?;
+    Ok(linked)
+}
+
+/// The sync of a sandbox connection, run by a worker for a claimed job. All
+/// of it commits together with the job's completion, or none of it does.
+pub async fn run_sync_job(db: &DatabaseConnection, claimed: &job::Model) -> Result<(), CoreError> {
+    let txn = begin_write(db).await?;
+    let found = match &claimed.connection_id {
+        Some(id) => {
+            connection::Entity::find_by_id(id.as_str())
+                .one(&txn)
+                .await?
+        }
+        None => None,
+    };
+    let processed = match found {
+        // Disconnected before its sync ran: nothing to fetch any more.
+        None => 0,
+        Some(found) if found.status == status::DISCONNECTED => 0,
+        Some(found) => sync_connection(&txn, found).await?,
+    };
+    jobs::complete(&txn, claimed, processed).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// Fills one connection from its sandbox provider; returns the records made.
+async fn sync_connection(
+    db: &impl ConnectionTrait,
+    found: connection::Model,
+) -> Result<i32, CoreError> {
+    let now = time::now();
+    if found.sandbox_username.as_deref() == Some(SandboxUser::Error.as_str()) {
+        let mut errored: connection::ActiveModel = found.into();
+        errored.status = Set(status::ERROR.to_string());
+        errored.error_code = Set(Some("login_required".to_string()));
+        errored.error_message = Set(Some(
+            "The provider needs the user to sign in again. Open a reconnect hosted session to fix it.".to_string(),
+        ));
+        errored.error_recoverable = Set(Some(true));
+        errored.updated_at = Set(now);
+        errored.update(db).await?;
+        return Ok(0);
+    }
+
+    let owner = users::user_by_id(db, &found.user_id).await?;
+    let kind = ConnectionType::parse(&found.r#type)
+        .ok_or_else(|| CoreError::Internal(format!("bad type on {}", found.id)))?;
+    let provider_id = found.provider_id.clone().unwrap_or_default();
+    let seed = format!(
+        "{}|{}|{}",
+        owner.external_user_id,
+        provider_id,
+        kind.as_str()
+    );
+    let linked_on = found.created_at.date_naive();
+
+    let made = match kind {
+        ConnectionType::BenefitAccount => {
+            let admin = administrator::Entity::find_by_id(provider_id.as_str())
+                .one(db)
+                .await?
+                .ok_or_else(|| {
+                    CoreError::Internal(format!("administrator {provider_id} vanished"))
+                })?;
+            let generated =
+                generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
+            let count = generated.len() as i32;
+            for account in generated {
+                store_account(db, &found, account, now).await?;
+            }
+            count
+        }
+        ConnectionType::Card => {
+            let purchases = generate::card_purchases(&seed, linked_on);
+            store_purchases(db, &found, purchases).await?
+        }
+        ConnectionType::Store => {
+            let store = merchant::Entity::find_by_id(provider_id.as_str())
+                .one(db)
+                .await?
+                .ok_or_else(|| CoreError::Internal(format!("merchant {provider_id} vanished")))?;
+            let purchases =
+                generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
+            store_purchases(db, &found, purchases).await?
+        }
+        ConnectionType::External => 0,
+    };
+
+    let mut synced: connection::ActiveModel = found.into();
+    synced.status = Set(status::ACTIVE.to_string());
+    synced.error_code = Set(None);
+    synced.error_message = Set(None);
+    synced.error_recoverable = Set(None);
+    synced.last_sync_at = Set(Some(now));
+    synced.updated_at = Set(now);
+    synced.update(db).await?;
+    Ok(made)
+}
+
+fn date(d: NaiveDate) -> String {
+    d.format("%Y-%m-%d").to_string()
+}
+
+async fn store_account(
+    db: &impl ConnectionTrait,
+    owner: &connection::Model,
+    generated: generate::GeneratedAccount,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), CoreError> {
+    let holdings = (!generated.holdings.is_empty())
+        .then(|| serde_json::to_string(&generated.holdings))
+        .transpose()
+        .map_err(|err| CoreError::Internal(err.to_string()))?;
+    account::ActiveModel {
+        id: Set(new_id(IdKind::Account)),
+        partner_id: Set(owner.partner_id.clone()),
+        user_id: Set(owner.user_id.clone()),
+        connection_id: Set(owner.id.clone()),
+        external_id: Set(generated.external_id),
+        name: Set(generated.name),
+        r#type: Set(generated.account_type.to_string()),
+        start_date: Set(date(generated.start_date)),
+        end_date: Set(generated.end_date.map(date)),
+        cash_minor: Set(Some(generated.cash_minor)),
+        invested_minor: Set(generated.invested_minor),
+        tax_year: Set(Some(generated.tax_year)),
+        contributions_ytd_minor: Set(Some(generated.contributions_ytd_minor)),
+        contribution_limit_minor: Set(generated.contribution_limit_minor),
+        coverage: Set(generated.coverage.map(str::to_string)),
+        holdings_json: Set(holdings),
+        last_sync_at: Set(Some(now)),
+        created_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok(())
+}
+
+async fn store_purchases(
+    db: &impl ConnectionTrait,
+    owner: &connection::Model,
+    purchases: Vec<generate::GeneratedPurchase>,
+) -> Result<i32, CoreError> {
+    if purchases.is_empty() {
+        return Ok(0);
+    }
+    let now = time::now();
+    let count = purchases.len() as i32;
+    let mut rows = Vec::with_capacity(purchases.len());
+    for purchase in purchases {
+        let items = purchase
+            .items
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|err| CoreError::Internal(err.to_string()))?;
+        rows.push(transaction::ActiveModel {
+            id: Set(new_id(IdKind::Transaction)),
+            partner_id: Set(owner.partner_id.clone()),
+            user_id: Set(owner.user_id.clone()),
+            connection_id: Set(owner.id.clone()),
+            external_transaction_id: Set(purchase.external_transaction_id),
+            job_id: Set(None),
+            date: Set(date(purchase.date)),
+            amount_minor: Set(purchase.amount_minor),
+            currency: Set("USD".to_string()),
+            description: Set(purchase.description),
+            merchant_name: Set(purchase.merchant_name),
+            mcc: Set(purchase.mcc),
+            items_json: Set(items),
+            created_at: Set(now),
+            updated_at: Set(now),
+        });
+    }
+    transaction::Entity::insert_many(rows)
+        .on_conflict(
+            OnConflict::columns([
+                transaction::Column::ConnectionId,
+                transaction::Column::ExternalTransactionId,
+            ])
+            .do_nothing()
+            .to_owned(),
+        )
+        .exec_without_returning(db)
+        .await?;
+    Ok(count)
+}

@@ -1,0 +1,32 @@
+//! A unit of background work, claimed by one worker at a time under a lease.
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "jobs")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    pub partner_id: String,
+    /// `sync_connection` | `ingest_transactions`.
+    pub kind: String,
+    /// `queued` | `processing` | `completed` | `failed`.
+    pub status: String,
+    pub user_id: Option<String>,
+    pub connection_id: Option<String>,
+    pub attempts: i32,
+    /// While `processing`: the claim holds until this instant (Unix ms);
+    /// after it, another worker may take the job over.
+    pub lease_until_ms: Option<i64>,
+    pub accepted: i32,
+    pub duplicates_updated: i32,
+    pub processed: i32,
+    pub last_error: Option<String>,
+    pub created_at: DateTimeUtc,
+    pub started_at: Option<DateTimeUtc>,
+    pub completed_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,291 @@
+//! Connections, the accounts behind them, the transactions they carry
+//! (provider purchase history now, pushed transactions later), and the jobs
+//! table that workers claim.
+
+use sea_orm_migration::{prelude::*, schema::*};
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Connections::Table)
+                    .col(string(Connections::Id).primary_key())
+                    .col(string(Connections::PartnerId))
+                    .col(string(Connections::UserId))
+                    .col(string(Connections::Type))
+                    .col(string(Connections::Status))
+                    .col(string(Connections::Products))
+                    .col(string(Connections::ProviderKind))
+                    .col(string_null(Connections::ProviderId))
+                    .col(string(Connections::ProviderName))
+                    .col(string_null(Connections::ProviderIconUrl))
+                    .col(string_null(Connections::SandboxUsername))
+                    .col(string_null(Connections::ErrorCode))
+                    .col(string_null(Connections::ErrorMessage))
+                    .col(boolean_null(Connections::ErrorRecoverable))
+                    .col(timestamp_with_time_zone_null(Connections::LastSyncAt))
+                    .col(timestamp_with_time_zone(Connections::CreatedAt))
+                    .col(timestamp_with_time_zone(Connections::UpdatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(Connections::Table, Connections::UserId)
+                            .to(Users::Table, Users::Id),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("connections_user")
+                    .table(Connections::Table)
+                    .col(Connections::UserId)
+                    .col(Connections::Id)
+                    .to_owned(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
+                    .table(Accounts::Table)
+                    .col(string(Accounts::Id).primary_key())
+                    .col(string(Accounts::PartnerId))
+                    .col(string(Accounts::UserId))
+                    .col(string(Accounts::ConnectionId))
+                    .col(string(Accounts::ExternalId))
+                    .col(string(Accounts::Name))
+                    .col(string(Accounts::Type))
+                    .col(string(Accounts::StartDate))
+                    .col(string_null(Accounts::EndDate))
+                    .col(big_integer_null(Accounts::CashMinor))
+                    .col(big_integer_null(Accounts::InvestedMinor))
+                    .col(integer_null(Accounts::TaxYear))
+                    .col(big_integer_null(Accounts::ContributionsYtdMinor))
+                    .col(big_integer_null(Accounts::ContributionLimitMinor))
+                    .col(string_null(Accounts::Coverage))
+                    .col(text_null(Accounts::HoldingsJson))
+                    .col(timestamp_with_time_zone_null(Accounts::LastSyncAt))
+                    .col(timestamp_with_time_zone(Accounts::CreatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(Accounts::Table, Accounts::ConnectionId)
+                            .to(Connections::Table, Connections::Id),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("accounts_user")
+                    .table(Accounts::Table)
+                    .col(Accounts::UserId)
+                    .col(Accounts::Id)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("accounts_connection")
+                    .table(Accounts::Table)
+                    .col(Accounts::ConnectionId)
+                    .to_owned(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
+                    .table(Jobs::Table)
+                    .col(string(Jobs::Id).primary_key())
+                    .col(string(Jobs::PartnerId))
+                    .col(string(Jobs::Kind))
+                    .col(string(Jobs::Status))
+                    .col(string_null(Jobs::UserId))
+                    .col(string_null(Jobs::ConnectionId))
+                    .col(integer(Jobs::Attempts).default(0))
+                    .col(big_integer_null(Jobs::LeaseUntilMs))
+                    .col(integer(Jobs::Accepted).default(0))
+                    .col(integer(Jobs::DuplicatesUpdated).default(0))
+                    .col(integer(Jobs::Processed).default(0))
+                    .col(text_null(Jobs::LastError))
+                    .col(timestamp_with_time_zone(Jobs::CreatedAt))
+                    .col(timestamp_with_time_zone_null(Jobs::StartedAt))
+                    .col(timestamp_with_time_zone_null(Jobs::CompletedAt))
+                    .to_owned(),
+            )
+            .await?;
+        // The claim query scans runnable jobs oldest first.
+        manager
+            .create_index(
+                Index::create()
+                    .name("jobs_runnable")
+                    .table(Jobs::Table)
+                    .col(Jobs::Status)
+                    .col(Jobs::Id)
+                    .to_owned(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
+                    .table(Transactions::Table)
+                    .col(string(Transactions::Id).primary_key())
+                    .col(string(Transactions::PartnerId))
+                    .col(string(Transactions::UserId))
+                    .col(string(Transactions::ConnectionId))
+                    .col(string(Transactions::ExternalTransactionId))
+                    .col(string_null(Transactions::JobId))
+                    .col(string(Transactions::Date))
+                    .col(big_integer(Transactions::AmountMinor))
+                    .col(string(Transactions::Currency))
+                    .col(string(Transactions::Description))
+                    .col(string_null(Transactions::MerchantName))
+                    .col(string_null(Transactions::Mcc))
+                    .col(text_null(Transactions::ItemsJson))
+                    .col(timestamp_with_time_zone(Transactions::CreatedAt))
+                    .col(timestamp_with_time_zone(Transactions::UpdatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(Transactions::Table, Transactions::ConnectionId)
+                            .to(Connections::Table, Connections::Id),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        // Idempotency of pushed transactions: one row per id per connection.
+        manager
+            .create_index(
+                Index::create()
+                    .name("transactions_connection_external_id")
+                    .table(Transactions::Table)
+                    .col(Transactions::ConnectionId)
+                    .col(Transactions::ExternalTransactionId)
+                    .unique()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("transactions_job")
+                    .table(Transactions::Table)
+                    .col(Transactions::JobId)
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        for table in [
+            Transactions::Table.into_iden(),
+            Jobs::Table.into_iden(),
+            Accounts::Table.into_iden(),
+            Connections::Table.into_iden(),
+        ] {
+            manager
+                .drop_table(Table::drop().table(table).to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(DeriveIden)]
+enum Users {
+    Table,
+    Id,
+}
+
+#[derive(DeriveIden)]
+enum Connections {
+    Table,
+    Id,
+    PartnerId,
+    UserId,
+    Type,
+    Status,
+    Products,
+    ProviderKind,
+    ProviderId,
+    ProviderName,
+    ProviderIconUrl,
+    SandboxUsername,
+    ErrorCode,
+    ErrorMessage,
+    ErrorRecoverable,
+    LastSyncAt,
+    CreatedAt,
+    UpdatedAt,
+}
+
+#[derive(DeriveIden)]
+enum Accounts {
+    Table,
+    Id,
+    PartnerId,
+    UserId,
+    ConnectionId,
+    ExternalId,
+    Name,
+    Type,
+    StartDate,
+    EndDate,
+    CashMinor,
+    InvestedMinor,
+    TaxYear,
+    ContributionsYtdMinor,
+    ContributionLimitMinor,
+    Coverage,
+    HoldingsJson,
+    LastSyncAt,
+    CreatedAt,
+}
+
+#[derive(DeriveIden)]
+enum Jobs {
+    Table,
+    Id,
+    PartnerId,
+    Kind,
+    Status,
+    UserId,
+    ConnectionId,
+    Attempts,
+    LeaseUntilMs,
+    Accepted,
+    DuplicatesUpdated,
+    Processed,
+    LastError,
+    CreatedAt,
+    StartedAt,
+    CompletedAt,
+}
+
+#[derive(DeriveIden)]
+enum Transactions {
+    Table,
+    Id,
+    PartnerId,
+    UserId,
+    ConnectionId,
+    ExternalTransactionId,
+    JobId,
+    Date,
+    AmountMinor,
+    Currency,
+    Description,
+    MerchantName,
+    Mcc,
+    ItemsJson,
+    CreatedAt,
+    UpdatedAt,
+}
