@@ -27,14 +27,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .type_attribute(".sail.v1", "#[derive(serde::Serialize)]")
         // Spec §2.2: `balance` is present only when the connection has the
         // benefit_account product, so it is left out rather than null.
-        .field_attribute(
-            ".sail.v1.Account.balance",
-            "#[serde(skip_serializing_if = \"Option::is_none\")]",
-        )
-        .field_attribute(
-            ".sail.v1.AccountDetail.balance",
-            "#[serde(skip_serializing_if = \"Option::is_none\")]",
-        )
+        .field_attribute(".sail.v1.Account.balance", "#[serde(skip_serializing_if = \"Option::is_none\")]")
+        .field_attribute(".sail.v1.AccountDetail.balance", "#[serde(skip_serializing_if = \"Option::is_none\")]")
         .compile_protos(&protos, &[PathBuf::from("proto"), well_known])?;
 
     let descriptor = fs::read(&descriptor_path)?;
@@ -99,18 +93,11 @@ fn access_table(descriptor: &[u8]) -> Result<String, Box<dyn std::error::Error>>
     let set = mirror::FileDescriptorSet::decode(descriptor)?;
     let mut rules = BTreeMap::new();
     let mut missing = Vec::new();
-    for file in set
-        .file
-        .iter()
-        .filter(|f| f.package.as_deref() == Some("sail.v1"))
-    {
+    for file in set.file.iter().filter(|f| f.package.as_deref() == Some("sail.v1")) {
         for service in &file.service {
             let service_name = service.name.clone().unwrap_or_default();
             for method in &service.method {
-                let path = format!(
-                    "/sail.v1.{service_name}/{}",
-                    method.name.clone().unwrap_or_default()
-                );
+                let path = format!("/sail.v1.{service_name}/{}", method.name.clone().unwrap_or_default());
                 match method.options.as_ref().and_then(|o| o.access.clone()) {
                     Some(rule) => {
                         rules.insert(path, rule);
@@ -121,11 +108,7 @@ fn access_table(descriptor: &[u8]) -> Result<String, Box<dyn std::error::Error>>
         }
     }
     if !missing.is_empty() {
-        return Err(format!(
-            "methods without a (sail.v1.access) option: {}",
-            missing.join(", ")
-        )
-        .into());
+        return Err(format!("methods without a (sail.v1.access) option: {}", missing.join(", ")).into());
     }
 
     let mut out = String::from(
@@ -133,11 +116,7 @@ fn access_table(descriptor: &[u8]) -> Result<String, Box<dyn std::error::Error>>
          pub fn access_rule(path: &str) -> Option<&'static AccessRule> {\n    match path {\n",
     );
     for (path, rule) in &rules {
-        let scopes: Vec<String> = rule
-            .any_key_scope
-            .iter()
-            .map(|s| format!("{s:?}"))
-            .collect();
+        let scopes: Vec<String> = rule.any_key_scope.iter().map(|s| format!("{s:?}")).collect();
         let token_scope = if rule.user_token_scope.is_empty() {
             "None".to_string()
         } else {

@@ -15,18 +15,12 @@ use tonic::metadata::MetadataValue;
 
 /// Concurrent clients (env BENCH_CONCURRENCY, default 8).
 fn concurrency() -> usize {
-    std::env::var("BENCH_CONCURRENCY")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(8)
+    std::env::var("BENCH_CONCURRENCY").ok().and_then(|v| v.parse().ok()).unwrap_or(8)
 }
 
 /// Requests each client sends (env BENCH_REQUESTS, default 400).
 fn requests_per_worker() -> usize {
-    std::env::var("BENCH_REQUESTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400)
+    std::env::var("BENCH_REQUESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(400)
 }
 
 struct Figures {
@@ -65,11 +59,7 @@ where
     let elapsed = started.elapsed();
     latencies.sort();
     let pick = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
-    Figures {
-        rps: latencies.len() as f64 / elapsed.as_secs_f64(),
-        p50: pick(0.50),
-        p99: pick(0.99),
-    }
+    Figures { rps: latencies.len() as f64 / elapsed.as_secs_f64(), p50: pick(0.50), p99: pick(0.99) }
 }
 
 fn report(name: &str, rest: &Figures, grpc: &Figures) {
@@ -87,10 +77,7 @@ fn report(name: &str, rest: &Figures, grpc: &Figures) {
 
 fn authorized<T>(message: T, key: &str) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        MetadataValue::try_from(format!("Bearer {key}")).unwrap(),
-    );
+    request.metadata_mut().insert("authorization", MetadataValue::try_from(format!("Bearer {key}")).unwrap());
     request
 }
 
@@ -101,16 +88,9 @@ async fn main() {
     for i in 0..60 {
         app.create_user(&key, &format!("bench-{i}")).await;
     }
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{}", app.grpc_addr))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let engine = if app.test_db.is_postgres() {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
+    let channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", app.grpc_addr)).unwrap().connect().await.unwrap();
+    let engine = if app.test_db.is_postgres() { "PostgreSQL" } else { "SQLite" };
     println!(
         "gateway vs direct gRPC on {engine}: {} concurrent clients x {} requests, in one process on this machine",
         concurrency(),
@@ -122,11 +102,7 @@ async fn main() {
     println!("|---|---|---|---|---|---|---|---|");
 
     let rest = {
-        let (client, url, key) = (
-            app.client.clone(),
-            app.url("/merchants?search=walgren"),
-            key.clone(),
-        );
+        let (client, url, key) = (app.client.clone(), app.url("/merchants?search=walgren"), key.clone());
         measure(move || {
             let (client, url, key) = (client.clone(), url.clone(), key.clone());
             async move {
@@ -142,14 +118,8 @@ async fn main() {
         measure(move || {
             let (channel, key) = (channel.clone(), key.clone());
             async move {
-                let request = pb::ListMerchantsRequest {
-                    search: Some("walgren".into()),
-                    ..Default::default()
-                };
-                MerchantsClient::new(channel)
-                    .list_merchants(authorized(request, &key))
-                    .await
-                    .unwrap();
+                let request = pb::ListMerchantsRequest { search: Some("walgren".into()), ..Default::default() };
+                MerchantsClient::new(channel).list_merchants(authorized(request, &key)).await.unwrap();
             }
         })
         .await
@@ -173,14 +143,8 @@ async fn main() {
         measure(move || {
             let (channel, key) = (channel.clone(), key.clone());
             async move {
-                let request = pb::ListUsersRequest {
-                    limit: Some(25),
-                    ..Default::default()
-                };
-                UsersClient::new(channel)
-                    .list_users(authorized(request, &key))
-                    .await
-                    .unwrap();
+                let request = pb::ListUsersRequest { limit: Some(25), ..Default::default() };
+                UsersClient::new(channel).list_users(authorized(request, &key)).await.unwrap();
             }
         })
         .await

@@ -71,10 +71,7 @@ impl ErrorCode {
     /// Parses an `ErrorInfo.reason` (or a wire code).
     pub fn from_reason(reason: &str) -> Option<ErrorCode> {
         let lower = reason.to_ascii_lowercase();
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|code| code.as_str() == lower)
+        Self::ALL.iter().copied().find(|code| code.as_str() == lower)
     }
 
     /// The code a bare gRPC status maps to when it carries no `ErrorInfo`.
@@ -102,12 +99,7 @@ pub struct ErrorDetail {
 
 impl ErrorDetail {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ErrorDetail {
-            code,
-            message: message.into(),
-            param: None,
-            metadata: HashMap::new(),
-        }
+        ErrorDetail { code, message: message.into(), param: None, metadata: HashMap::new() }
     }
 
     pub fn with_param(mut self, param: impl Into<String>) -> Self {
@@ -139,30 +131,21 @@ impl ErrorDetail {
     /// falls back to the gRPC code when no `ErrorInfo` came with the status.
     pub fn from_status(status: &Status) -> Self {
         let details = status.get_error_details();
-        let info = details
-            .error_info()
-            .filter(|info| info.domain == ERROR_DOMAIN);
+        let info = details.error_info().filter(|info| info.domain == ERROR_DOMAIN);
         let code = info
             .and_then(|info| ErrorCode::from_reason(&info.reason))
             .unwrap_or_else(|| ErrorCode::from_grpc_code(status.code()));
         let mut metadata = info.map(|info| info.metadata.clone()).unwrap_or_default();
-        let param = metadata.remove("param").or_else(|| {
-            details
-                .bad_request()
-                .and_then(|bad| bad.field_violations.first().map(|v| v.field.clone()))
-        });
+        let param = metadata
+            .remove("param")
+            .or_else(|| details.bad_request().and_then(|bad| bad.field_violations.first().map(|v| v.field.clone())));
         let message = if code == ErrorCode::InternalError && info.is_none() {
             // A bare transport failure: never show its internals to a partner.
             "An internal error occurred.".to_string()
         } else {
             status.message().to_string()
         };
-        ErrorDetail {
-            code,
-            message,
-            param,
-            metadata,
-        }
+        ErrorDetail { code, message, param, metadata }
     }
 }
 
@@ -182,14 +165,8 @@ mod tests {
 
     #[test]
     fn reasons_are_upper_case_aip_193() {
-        assert_eq!(
-            ErrorCode::InsufficientKeyScope.reason(),
-            "INSUFFICIENT_KEY_SCOPE"
-        );
-        assert_eq!(
-            ErrorCode::from_reason("INSUFFICIENT_KEY_SCOPE"),
-            Some(ErrorCode::InsufficientKeyScope)
-        );
+        assert_eq!(ErrorCode::InsufficientKeyScope.reason(), "INSUFFICIENT_KEY_SCOPE");
+        assert_eq!(ErrorCode::from_reason("INSUFFICIENT_KEY_SCOPE"), Some(ErrorCode::InsufficientKeyScope));
     }
 
     #[test]

@@ -12,7 +12,6 @@ pub mod pb {
 }
 
 /// The compiled descriptors of `proto/`, served by gRPC reflection.
-pub const FILE_DESCRIPTOR_SET: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/sail_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/sail_descriptor.bin"));
 
 pub use errors::{ErrorCode, ErrorDetail};

@@ -47,9 +47,7 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
 }
 
 async fn migrate(settings: &Settings) -> anyhow::Result<db::DatabaseConnection> {
-    let db = db::connect(&settings.database_url)
-        .await
-        .context("connecting to the database")?;
+    let db = db::connect(&settings.database_url).await.context("connecting to the database")?;
     migration::apply(&db).await.context("applying migrations")?;
     Ok(db)
 }
@@ -79,11 +77,7 @@ async fn shutdown_signal() {
 
 /// Connectable form of a bound address (0.0.0.0 becomes loopback).
 fn connectable(addr: SocketAddr) -> SocketAddr {
-    if addr.ip().is_unspecified() {
-        SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port())
-    } else {
-        addr
-    }
+    if addr.ip().is_unspecified() { SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), addr.port()) } else { addr }
 }
 
 async fn serve(
@@ -98,9 +92,8 @@ async fn serve(
     };
 
     let http_listener = if with_gateway {
-        let listener = TcpListener::bind(settings.http_addr)
-            .await
-            .with_context(|| format!("binding {}", settings.http_addr))?;
+        let listener =
+            TcpListener::bind(settings.http_addr).await.with_context(|| format!("binding {}", settings.http_addr))?;
         Some(listener)
     } else {
         None
@@ -111,37 +104,27 @@ async fn serve(
     let mut core_url = core_url;
     if with_core {
         let db = migrate(settings).await?;
-        let listener = TcpListener::bind(settings.grpc_addr)
-            .await
-            .with_context(|| format!("binding {}", settings.grpc_addr))?;
+        let listener =
+            TcpListener::bind(settings.grpc_addr).await.with_context(|| format!("binding {}", settings.grpc_addr))?;
         let grpc_addr = listener.local_addr()?;
-        let public_url = settings.public_url.clone().unwrap_or_else(|| {
-            format!(
-                "http://{}",
-                connectable(http_addr.unwrap_or(settings.http_addr))
-            )
-        });
-        let core = Core::new(db, settings.core_config(public_url));
+        let public_url = settings
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", connectable(http_addr.unwrap_or(settings.http_addr))));
+        let core = Core::new(db, settings.core_config(public_url)).context("building the adjudication engine")?;
         tracing::info!("listening grpc={grpc_addr}");
         core_url.get_or_insert_with(|| format!("http://{}", connectable(grpc_addr)));
         let shutdown = stopped(stop_rx.clone());
-        tasks.spawn(async move {
-            core_grpc::run(listener, core, shutdown)
-                .await
-                .map_err(anyhow::Error::from)
-        });
+        tasks.spawn(async move { core_grpc::run(listener, core, shutdown).await.map_err(anyhow::Error::from) });
     }
     if let (Some(listener), Some(addr)) = (http_listener, http_addr) {
         let url = core_url.clone().context("the gateway needs --core-url")?;
-        let channel =
-            rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
+        let channel = rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
         tracing::info!("listening http={addr}");
         let shutdown = stopped(stop_rx.clone());
         let config = settings.gateway_config();
         tasks.spawn(async move {
-            rest_gateway::run(listener, channel, config, shutdown)
-                .await
-                .map_err(anyhow::Error::from)
+            rest_gateway::run(listener, channel, config, shutdown).await.map_err(anyhow::Error::from)
         });
     }
 
@@ -178,12 +161,7 @@ async fn partners(settings: &Settings, command: PartnersCommand) -> anyhow::Resu
 async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
     let db = migrate(settings).await?;
     match command {
-        KeysCommand::Create {
-            partner,
-            scopes,
-            name,
-            json,
-        } => {
+        KeysCommand::Create { partner, scopes, name, json } => {
             let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
             if json {
                 println!("{}", serde_json::to_string(&issued)?);
@@ -216,11 +194,7 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
                 println!("{}", serde_json::Value::Array(rows));
             } else {
                 for k in &keys {
-                    let state = if k.revoked_at.is_some() {
-                        "revoked"
-                    } else {
-                        "active"
-                    };
+                    let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
                     println!(
                         "{}\t{}\t…{}\t{}\t{}",
                         k.id,
@@ -234,10 +208,7 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
         }
         KeysCommand::Revoke { key_id, json } => {
             let key = admin::revoke_key(&db, &key_id).await?;
-            let revoked_at = key
-                .revoked_at
-                .as_ref()
-                .map(core_grpc::domain::time::rfc3339);
+            let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
             if json {
                 println!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
             } else {

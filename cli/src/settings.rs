@@ -7,11 +7,7 @@ use std::time::Duration;
 use clap::{ArgAction, Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "sail",
-    version,
-    about = "Sail: the partner data service for health-spending accounts"
-)]
+#[command(name = "sail", version, about = "Sail: the partner data service for health-spending accounts")]
 pub struct Cli {
     #[command(flatten)]
     pub settings: Settings,
@@ -22,28 +18,13 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
     /// sqlite://… (embedded) or postgres://… (production).
-    #[arg(
-        long,
-        env = "SAIL_DATABASE_URL",
-        default_value = "sqlite://sail.db?mode=rwc",
-        global = true
-    )]
+    #[arg(long, env = "SAIL_DATABASE_URL", default_value = "sqlite://sail.db?mode=rwc", global = true)]
     pub database_url: String,
     /// REST gateway address; port 0 binds a free port.
-    #[arg(
-        long,
-        env = "SAIL_HTTP_ADDR",
-        default_value = "127.0.0.1:8080",
-        global = true
-    )]
+    #[arg(long, env = "SAIL_HTTP_ADDR", default_value = "127.0.0.1:8080", global = true)]
     pub http_addr: SocketAddr,
     /// gRPC core address; port 0 binds a free port.
-    #[arg(
-        long,
-        env = "SAIL_GRPC_ADDR",
-        default_value = "127.0.0.1:50051",
-        global = true
-    )]
+    #[arg(long, env = "SAIL_GRPC_ADDR", default_value = "127.0.0.1:50051", global = true)]
     pub grpc_addr: SocketAddr,
     /// Base of hosted-session URLs; defaults to http://<bound http addr>.
     #[arg(long, env = "SAIL_PUBLIC_URL", global = true)]
@@ -52,55 +33,25 @@ pub struct Settings {
     #[arg(long, env = "SAIL_SANDBOX", default_value_t = true, action = ArgAction::Set, global = true)]
     pub sandbox: bool,
     /// Sustained requests per second per API key (0 disables limiting).
-    #[arg(
-        long,
-        env = "SAIL_RATE_LIMIT_RPS",
-        default_value_t = 100,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_RATE_LIMIT_RPS", default_value_t = 100, global = true)]
     pub rate_limit_rps: u32,
     /// Burst allowance per API key.
-    #[arg(
-        long,
-        env = "SAIL_RATE_LIMIT_BURST",
-        default_value_t = 200,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_RATE_LIMIT_BURST", default_value_t = 200, global = true)]
     pub rate_limit_burst: u32,
     /// First webhook retry delay in ms, doubling per attempt (capped at 1 h).
-    #[arg(
-        long,
-        env = "SAIL_WEBHOOK_RETRY_BASE_MS",
-        default_value_t = 10_000,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_WEBHOOK_RETRY_BASE_MS", default_value_t = 10_000, global = true)]
     pub webhook_retry_base_ms: u64,
     /// Give up a webhook delivery after this many seconds.
-    #[arg(
-        long,
-        env = "SAIL_WEBHOOK_RETRY_MAX_AGE_S",
-        default_value_t = 259_200,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_WEBHOOK_RETRY_MAX_AGE_S", default_value_t = 259_200, global = true)]
     pub webhook_retry_max_age_s: u64,
     /// Lifetime of a hosted-session URL in seconds.
-    #[arg(
-        long,
-        env = "SAIL_HOSTED_SESSION_TTL_S",
-        default_value_t = 1800,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_HOSTED_SESSION_TTL_S", default_value_t = 1800, global = true)]
     pub hosted_session_ttl_s: u64,
     /// Background workers (jobs, webhook deliveries) in a core process.
     #[arg(long, env = "SAIL_WORKERS", default_value_t = 2, global = true)]
     pub workers: usize,
     /// Largest API request body in bytes.
-    #[arg(
-        long,
-        env = "SAIL_MAX_BODY_BYTES",
-        default_value_t = 2_097_152,
-        global = true
-    )]
+    #[arg(long, env = "SAIL_MAX_BODY_BYTES", default_value_t = 2_097_152, global = true)]
     pub max_body_bytes: usize,
 }
 
@@ -119,10 +70,7 @@ impl Settings {
     }
 
     pub fn gateway_config(&self) -> rest_gateway::GatewayConfig {
-        rest_gateway::GatewayConfig {
-            max_body_bytes: self.max_body_bytes,
-            ..Default::default()
-        }
+        rest_gateway::GatewayConfig { max_body_bytes: self.max_body_bytes, ..Default::default() }
     }
 }
 

@@ -21,10 +21,7 @@ impl Workdir {
     /// `sail` run in this directory, on its own SQLite file.
     fn sail(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_sail"));
-        command
-            .current_dir(&self.0)
-            .env_remove("SAIL_DATABASE_URL")
-            .env("RUST_LOG", "info");
+        command.current_dir(&self.0).env_remove("SAIL_DATABASE_URL").env("RUST_LOG", "info");
         command
     }
 
@@ -34,11 +31,7 @@ impl Workdir {
 
     fn json(&self, args: &[&str]) -> serde_json::Value {
         let output = self.run(args);
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
         serde_json::from_slice(&output.stdout).unwrap()
     }
 }
@@ -51,11 +44,7 @@ impl Drop for Workdir {
 
 /// Starts a server command and reads its log until it names `wanted` addresses.
 fn start(mut command: Command, wanted: &[&str]) -> (Child, Vec<String>) {
-    let mut child = command
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let mut found = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -76,14 +65,8 @@ fn start(mut command: Command, wanted: &[&str]) -> (Child, Vec<String>) {
 
 fn http_get(addr: &str, path: &str, key: Option<&str>) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
-    let auth = key
-        .map(|k| format!("Authorization: Bearer {k}\r\n"))
-        .unwrap_or_default();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n"
-    )
-    .unwrap();
+    let auth = key.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n").unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let status = response.split(' ').nth(1).unwrap().parse().unwrap();
@@ -92,13 +75,7 @@ fn http_get(addr: &str, path: &str, key: Option<&str>) -> (u16, String) {
 
 fn terminate(child: &mut Child) -> std::process::ExitStatus {
     let pid = child.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -132,20 +109,13 @@ fn partners_and_keys_print_the_documented_json() {
     assert_eq!(fields, ["id", "key", "partner_id", "scopes"]);
     assert!(key["id"].as_str().unwrap().starts_with("key_"));
     let secret = key["key"].as_str().unwrap();
-    assert!(
-        secret.starts_with("sk_")
-            && secret.len() == 43
-            && secret[3..].chars().all(|c| c.is_ascii_alphanumeric())
-    );
+    assert!(secret.starts_with("sk_") && secret.len() == 43 && secret[3..].chars().all(|c| c.is_ascii_alphanumeric()));
     assert_eq!(key["partner_id"], partner_id);
     assert_eq!(key["scopes"], serde_json::json!(["expenses", "ingest"]));
 
     let listed = dir.json(&["keys", "list", "--partner", partner_id, "--json"]);
     assert_eq!(listed[0]["id"], key["id"]);
-    assert!(
-        !listed.to_string().contains(secret),
-        "secrets are never listed"
-    );
+    assert!(!listed.to_string().contains(secret), "secrets are never listed");
     assert!(listed[0]["revoked_at"].is_null());
 
     let key_id = key["id"].as_str().unwrap();
@@ -160,69 +130,29 @@ fn a_token_admin_key_with_another_scope_is_refused_with_exit_2() {
     let dir = Workdir::new();
     let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
     let partner_id = partner["id"].as_str().unwrap();
-    let refused = dir.run(&[
-        "keys",
-        "create",
-        "--partner",
-        partner_id,
-        "--scopes",
-        "token_admin,identity",
-        "--json",
-    ]);
+    let refused = dir.run(&["keys", "create", "--partner", partner_id, "--scopes", "token_admin,identity", "--json"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(refused.stdout.is_empty(), "no key is printed");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     let error: serde_json::Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
     assert_eq!(error["error"]["code"], "invalid_key_configuration");
 
-    let alone = dir.json(&[
-        "keys",
-        "create",
-        "--partner",
-        partner_id,
-        "--scopes",
-        "token_admin",
-        "--json",
-    ]);
+    let alone = dir.json(&["keys", "create", "--partner", partner_id, "--scopes", "token_admin", "--json"]);
     assert_eq!(alone["scopes"], serde_json::json!(["token_admin"]));
-    let unknown = dir.run(&[
-        "keys",
-        "create",
-        "--partner",
-        partner_id,
-        "--scopes",
-        "expenses,admin",
-    ]);
+    let unknown = dir.run(&["keys", "create", "--partner", partner_id, "--scopes", "expenses,admin"]);
     assert_eq!(unknown.status.code(), Some(2));
     let listed = dir.json(&["keys", "list", "--partner", partner_id, "--json"]);
-    assert_eq!(
-        listed.as_array().unwrap().len(),
-        1,
-        "refused keys were not stored"
-    );
+    assert_eq!(listed.as_array().unwrap().len(), 1, "refused keys were not stored");
 }
 
 #[test]
 fn serve_on_port_0_logs_its_addresses_answers_and_stops_on_sigterm() {
     let dir = Workdir::new();
     let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key = dir.json(&[
-        "keys",
-        "create",
-        "--partner",
-        partner["id"].as_str().unwrap(),
-        "--scopes",
-        "expenses",
-        "--json",
-    ]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
     let mut command = dir.sail();
-    command.args([
-        "serve",
-        "--http-addr",
-        "127.0.0.1:0",
-        "--grpc-addr",
-        "127.0.0.1:0",
-    ]);
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
     let (mut child, addrs) = start(command, &["grpc", "http"]);
     let (grpc, http) = (&addrs[0], &addrs[1]);
     assert!(grpc.starts_with("127.0.0.1:") && !grpc.ends_with(":0"));
@@ -230,10 +160,7 @@ fn serve_on_port_0_logs_its_addresses_answers_and_stops_on_sigterm() {
     let (status, body) = http_get(http, "/api/v1/merchants?search=cvs", key["key"].as_str());
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("CVS Pharmacy"));
-    assert!(
-        dir.0.join("sail.db").exists(),
-        "the embedded default is sail.db in the working directory"
-    );
+    assert!(dir.0.join("sail.db").exists(), "the embedded default is sail.db in the working directory");
     assert!(terminate(&mut child).success());
 }
 
@@ -241,26 +168,13 @@ fn serve_on_port_0_logs_its_addresses_answers_and_stops_on_sigterm() {
 fn core_and_gateway_run_as_separate_processes() {
     let dir = Workdir::new();
     let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key = dir.json(&[
-        "keys",
-        "create",
-        "--partner",
-        partner["id"].as_str().unwrap(),
-        "--scopes",
-        "expenses",
-        "--json",
-    ]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
     let mut core = dir.sail();
     core.args(["core", "--grpc-addr", "127.0.0.1:0"]);
     let (mut core, grpc) = start(core, &["grpc"]);
     let mut gateway = dir.sail();
-    gateway.args([
-        "gateway",
-        "--http-addr",
-        "127.0.0.1:0",
-        "--core-url",
-        &format!("http://{}", grpc[0]),
-    ]);
+    gateway.args(["gateway", "--http-addr", "127.0.0.1:0", "--core-url", &format!("http://{}", grpc[0])]);
     // The gateway holds no database: point it at one that cannot exist.
     gateway.env("SAIL_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none");
     let (mut gateway, http) = start(gateway, &["http"]);

@@ -5,9 +5,7 @@
 use std::collections::HashMap;
 
 use entities::{account, connection};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::connections::{self, Product, has_product};
 use crate::domain::{IdKind, Page, parse_id};
@@ -19,18 +17,9 @@ pub const ACCOUNT_TYPES: [&str; 6] = ["hsa", "fsa", "hra", "checking", "savings"
 
 /// Validates an account-type filter.
 pub fn parse_account_type(raw: &str) -> Result<&'static str, CoreError> {
-    ACCOUNT_TYPES
-        .into_iter()
-        .find(|t| *t == raw)
-        .ok_or_else(|| {
-            CoreError::invalid(
-                "type",
-                format!(
-                    "type must be one of {}; got '{raw}'.",
-                    ACCOUNT_TYPES.join(", ")
-                ),
-            )
-        })
+    ACCOUNT_TYPES.into_iter().find(|t| *t == raw).ok_or_else(|| {
+        CoreError::invalid("type", format!("type must be one of {}; got '{raw}'.", ACCOUNT_TYPES.join(", ")))
+    })
 }
 
 /// An account with whether its balance may be shown.
@@ -40,10 +29,7 @@ pub struct AccountView {
     pub show_balance: bool,
 }
 
-async fn views(
-    db: &impl ConnectionTrait,
-    found: Vec<account::Model>,
-) -> Result<Vec<AccountView>, CoreError> {
+async fn views(db: &impl ConnectionTrait, found: Vec<account::Model>) -> Result<Vec<AccountView>, CoreError> {
     let ids: Vec<String> = found.iter().map(|a| a.connection_id.clone()).collect();
     let owners: HashMap<String, connection::Model> = if ids.is_empty() {
         HashMap::new()
@@ -59,13 +45,9 @@ async fn views(
     Ok(found
         .into_iter()
         .map(|account| {
-            let show_balance = owners
-                .get(&account.connection_id)
-                .is_some_and(|c| has_product(c, Product::BenefitAccount));
-            AccountView {
-                account,
-                show_balance,
-            }
+            let show_balance =
+                owners.get(&account.connection_id).is_some_and(|c| has_product(c, Product::BenefitAccount));
+            AccountView { account, show_balance }
         })
         .collect())
 }
@@ -100,12 +82,7 @@ pub async fn list_accounts(
         query = query.filter(account::Column::Type.eq(kind));
     }
     let total = query.clone().count(db).await?;
-    let found = query
-        .order_by_asc(account::Column::Id)
-        .limit(page.limit)
-        .offset(page.offset)
-        .all(db)
-        .await?;
+    let found = query.order_by_asc(account::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
     Ok((views(db, found).await?, total))
 }
 
@@ -125,10 +102,7 @@ pub async fn get_account(
         .one(db)
         .await?
         .ok_or_else(not_found)?;
-    views(db, vec![found])
-        .await?
-        .pop()
-        .ok_or_else(|| CoreError::Internal("account view vanished".into()))
+    views(db, vec![found]).await?.pop().ok_or_else(|| CoreError::Internal("account view vanished".into()))
 }
 
 /// One investment holding of an HSA, as stored in `holdings_json`.

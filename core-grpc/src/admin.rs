@@ -2,9 +2,7 @@
 //! by Sail's own team through the `sail` binary, which calls these functions.
 
 use entities::{api_key, partner};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use crate::auth::{generate_key_secret, hash_key_secret};
 use crate::domain::scope::ScopeSetError;
@@ -12,10 +10,7 @@ use crate::domain::{IdKind, ScopeSet, new_id, time};
 use crate::error::CoreError;
 
 /// Creates a partner account.
-pub async fn create_partner(
-    db: &impl ConnectionTrait,
-    name: &str,
-) -> Result<partner::Model, CoreError> {
+pub async fn create_partner(db: &impl ConnectionTrait, name: &str) -> Result<partner::Model, CoreError> {
     let name = name.trim();
     if name.is_empty() {
         return Err(CoreError::invalid("name", "A partner needs a name."));
@@ -46,9 +41,9 @@ pub async fn create_key(
     name: Option<&str>,
 ) -> Result<IssuedKey, CoreError> {
     let scopes = ScopeSet::parse_csv(scopes).map_err(|err| match err {
-        ScopeSetError::TokenAdminNotAlone => CoreError::InvalidKeyConfiguration(
-            "A key holding token_admin cannot hold any other scope.".to_string(),
-        ),
+        ScopeSetError::TokenAdminNotAlone => {
+            CoreError::InvalidKeyConfiguration("A key holding token_admin cannot hold any other scope.".to_string())
+        }
         other => CoreError::invalid("scopes", other.to_string()),
     })?;
     partner::Entity::find_by_id(partner_id)
@@ -68,19 +63,11 @@ pub async fn create_key(
     }
     .insert(db)
     .await?;
-    Ok(IssuedKey {
-        id: model.id,
-        key: secret,
-        partner_id: model.partner_id,
-        scopes: scopes.names(),
-    })
+    Ok(IssuedKey { id: model.id, key: secret, partner_id: model.partner_id, scopes: scopes.names() })
 }
 
 /// A partner's keys, oldest first, never with secrets.
-pub async fn list_keys(
-    db: &impl ConnectionTrait,
-    partner_id: &str,
-) -> Result<Vec<api_key::Model>, CoreError> {
+pub async fn list_keys(db: &impl ConnectionTrait, partner_id: &str) -> Result<Vec<api_key::Model>, CoreError> {
     partner::Entity::find_by_id(partner_id)
         .one(db)
         .await?
@@ -93,10 +80,7 @@ pub async fn list_keys(
 }
 
 /// Revokes a key at once; revoking twice keeps the first revocation time.
-pub async fn revoke_key(
-    db: &impl ConnectionTrait,
-    key_id: &str,
-) -> Result<api_key::Model, CoreError> {
+pub async fn revoke_key(db: &impl ConnectionTrait, key_id: &str) -> Result<api_key::Model, CoreError> {
     let key = api_key::Entity::find_by_id(key_id)
         .one(db)
         .await?

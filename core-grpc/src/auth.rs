@@ -31,11 +31,8 @@ pub const KEY_SECRET_LEN: usize = 40;
 
 /// A new API key secret: `sk_` + 40 base62 characters (about 238 bits).
 pub fn generate_key_secret() -> String {
-    let tail: String = rand::rng()
-        .sample_iter(rand::distr::Alphanumeric)
-        .take(KEY_SECRET_LEN)
-        .map(char::from)
-        .collect();
+    let tail: String =
+        rand::rng().sample_iter(rand::distr::Alphanumeric).take(KEY_SECRET_LEN).map(char::from).collect();
     format!("{KEY_PREFIX}{tail}")
 }
 
@@ -49,9 +46,7 @@ pub fn hash_key_secret(secret: &str) -> String {
 fn looks_like_key(secret: &str) -> bool {
     secret.len() == KEY_PREFIX.len() + KEY_SECRET_LEN
         && secret.starts_with(KEY_PREFIX)
-        && secret[KEY_PREFIX.len()..]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric())
+        && secret[KEY_PREFIX.len()..].bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Who is calling: set by the authentication layer, read by every handler.
@@ -65,28 +60,18 @@ pub struct Caller {
 /// Reads the caller the authentication layer attached. A request without one
 /// never reaches a handler; if it somehow did, it is refused, not served.
 pub fn caller<T>(request: &tonic::Request<T>) -> Result<Caller, CoreError> {
-    request
-        .extensions()
-        .get::<Caller>()
-        .cloned()
-        .ok_or(CoreError::InvalidApiKey("No API key was provided."))
+    request.extensions().get::<Caller>().cloned().ok_or(CoreError::InvalidApiKey("No API key was provided."))
 }
 
 /// Finds the active key for a presented `authorization` value.
-pub async fn authenticate(
-    db: &impl ConnectionTrait,
-    authorization: Option<&str>,
-) -> Result<Caller, CoreError> {
-    let header = authorization.ok_or(CoreError::InvalidApiKey(
-        "No API key was provided. Send 'Authorization: Bearer sk_…'.",
-    ))?;
+pub async fn authenticate(db: &impl ConnectionTrait, authorization: Option<&str>) -> Result<Caller, CoreError> {
+    let header =
+        authorization.ok_or(CoreError::InvalidApiKey("No API key was provided. Send 'Authorization: Bearer sk_…'."))?;
     let secret = header
         .strip_prefix("Bearer ")
         .or_else(|| header.strip_prefix("bearer "))
         .map(str::trim)
-        .ok_or(CoreError::InvalidApiKey(
-            "The Authorization header must be 'Bearer sk_…'.",
-        ))?;
+        .ok_or(CoreError::InvalidApiKey("The Authorization header must be 'Bearer sk_…'."))?;
     if !looks_like_key(secret) {
         return Err(CoreError::InvalidApiKey("The API key is malformed."));
     }
@@ -95,17 +80,10 @@ pub async fn authenticate(
         .one(db)
         .await?
         .filter(|key| key.revoked_at.is_none())
-        .ok_or(CoreError::InvalidApiKey(
-            "The API key is unknown or has been revoked.",
-        ))?;
-    let scopes = ScopeSet::parse_csv(&key.scopes).map_err(|err| {
-        CoreError::Internal(format!("stored scopes of {} do not parse: {err}", key.id))
-    })?;
-    Ok(Caller {
-        partner_id: key.partner_id,
-        key_id: key.id,
-        scopes,
-    })
+        .ok_or(CoreError::InvalidApiKey("The API key is unknown or has been revoked."))?;
+    let scopes = ScopeSet::parse_csv(&key.scopes)
+        .map_err(|err| CoreError::Internal(format!("stored scopes of {} do not parse: {err}", key.id)))?;
+    Ok(Caller { partner_id: key.partner_id, key_id: key.id, scopes })
 }
 
 /// Whether `caller` may call a method with `rule`.
@@ -114,9 +92,7 @@ pub fn check_scope(caller: &Caller, rule: &AccessRule) -> Result<(), CoreError> 
         return if caller.scopes.is_token_admin() {
             Ok(())
         } else {
-            Err(CoreError::InsufficientKeyScope(
-                "This operation needs a token_admin key.".to_string(),
-            ))
+            Err(CoreError::InsufficientKeyScope("This operation needs a token_admin key.".to_string()))
         };
     }
     if caller.scopes.is_token_admin() {
@@ -125,12 +101,7 @@ pub fn check_scope(caller: &Caller, rule: &AccessRule) -> Result<(), CoreError> 
             "A token_admin key can only create and revoke user tokens; use a data key for this operation.".to_string(),
         ));
     }
-    if rule.any_key_scope.is_empty()
-        || rule
-            .any_key_scope
-            .iter()
-            .any(|s| caller.scopes.contains_name(s))
-    {
+    if rule.any_key_scope.is_empty() || rule.any_key_scope.iter().any(|s| caller.scopes.contains_name(s)) {
         Ok(())
     } else {
         Err(CoreError::InsufficientKeyScope(format!(
@@ -160,12 +131,10 @@ impl RateLimits {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
-        limiter
-            .check_key(&key_id.to_string())
-            .map_err(|not_until| CoreError::RateLimited {
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-                limit: self.burst,
-            })
+        limiter.check_key(&key_id.to_string()).map_err(|not_until| CoreError::RateLimited {
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            limit: self.burst,
+        })
     }
 }
 
@@ -181,11 +150,7 @@ impl Authenticator {
         Authenticator { db, limits }
     }
 
-    async fn admit(
-        &self,
-        path: &str,
-        authorization: Option<&str>,
-    ) -> Result<Option<Caller>, CoreError> {
+    async fn admit(&self, path: &str, authorization: Option<&str>) -> Result<Option<Caller>, CoreError> {
         let Some(rule) = access_rule(path) else {
             // Not a sail.v1 method: health, reflection, or unknown (tonic
             // answers UNIMPLEMENTED for those).
@@ -201,8 +166,7 @@ impl Authenticator {
     }
 }
 
-type AuthFuture<B> =
-    Pin<Box<dyn Future<Output = Result<Request<B>, Response<tonic::body::Body>>> + Send + 'static>>;
+type AuthFuture<B> = Pin<Box<dyn Future<Output = Result<Request<B>, Response<tonic::body::Body>>> + Send + 'static>>;
 
 impl<B: Send + 'static> AsyncAuthorizeRequest<B> for Authenticator {
     type RequestBody = B;
@@ -212,15 +176,9 @@ impl<B: Send + 'static> AsyncAuthorizeRequest<B> for Authenticator {
     fn authorize(&mut self, mut request: Request<B>) -> Self::Future {
         let this = self.clone();
         Box::pin(async move {
-            let authorization = request
-                .headers()
-                .get(http::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string);
-            match this
-                .admit(request.uri().path(), authorization.as_deref())
-                .await
-            {
+            let authorization =
+                request.headers().get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
+            match this.admit(request.uri().path(), authorization.as_deref()).await {
                 Ok(Some(caller)) => {
                     request.extensions_mut().insert(caller);
                     Ok(request)
@@ -237,11 +195,7 @@ mod tests {
     use super::*;
 
     fn caller(scopes: &str) -> Caller {
-        Caller {
-            partner_id: "ptn_x".into(),
-            key_id: "key_x".into(),
-            scopes: ScopeSet::parse_csv(scopes).unwrap(),
-        }
+        Caller { partner_id: "ptn_x".into(), key_id: "key_x".into(), scopes: ScopeSet::parse_csv(scopes).unwrap() }
     }
 
     #[test]
@@ -255,24 +209,14 @@ mod tests {
 
     #[test]
     fn scope_rules() {
-        let any_data = AccessRule {
-            public: false,
-            any_key_scope: &[],
-            token_admin: false,
-            user_token_scope: None,
-        };
+        let any_data = AccessRule { public: false, any_key_scope: &[], token_admin: false, user_token_scope: None };
         let connections = AccessRule {
             public: false,
             any_key_scope: &["connections", "expenses"],
             token_admin: false,
             user_token_scope: None,
         };
-        let tokens = AccessRule {
-            public: false,
-            any_key_scope: &[],
-            token_admin: true,
-            user_token_scope: None,
-        };
+        let tokens = AccessRule { public: false, any_key_scope: &[], token_admin: true, user_token_scope: None };
         assert!(check_scope(&caller("ingest"), &any_data).is_ok());
         assert!(check_scope(&caller("token_admin"), &any_data).is_err());
         assert!(check_scope(&caller("expenses"), &connections).is_ok());

@@ -5,8 +5,8 @@
 
 use entities::{account, connection};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set,
 };
 
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
@@ -23,12 +23,8 @@ pub enum ConnectionType {
 }
 
 impl ConnectionType {
-    pub const ALL: [ConnectionType; 4] = [
-        ConnectionType::Card,
-        ConnectionType::Store,
-        ConnectionType::BenefitAccount,
-        ConnectionType::External,
-    ];
+    pub const ALL: [ConnectionType; 4] =
+        [ConnectionType::Card, ConnectionType::Store, ConnectionType::BenefitAccount, ConnectionType::External];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,14 +42,8 @@ impl ConnectionType {
     /// The products a provider connection of this kind carries.
     pub fn products(self) -> &'static [Product] {
         match self {
-            ConnectionType::BenefitAccount => &[
-                Product::BenefitAccount,
-                Product::AccountNumbers,
-                Product::Identity,
-            ],
-            ConnectionType::Card | ConnectionType::Store | ConnectionType::External => {
-                &[Product::Expenses]
-            }
+            ConnectionType::BenefitAccount => &[Product::BenefitAccount, Product::AccountNumbers, Product::Identity],
+            ConnectionType::Card | ConnectionType::Store | ConnectionType::External => &[Product::Expenses],
         }
     }
 
@@ -86,12 +76,8 @@ pub enum Product {
 }
 
 impl Product {
-    pub const ALL: [Product; 4] = [
-        Product::Expenses,
-        Product::BenefitAccount,
-        Product::AccountNumbers,
-        Product::Identity,
-    ];
+    pub const ALL: [Product; 4] =
+        [Product::Expenses, Product::BenefitAccount, Product::AccountNumbers, Product::Identity];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -109,27 +95,16 @@ impl Product {
 
 /// The stored, comma-separated form of a product list.
 pub fn products_csv(products: &[Product]) -> String {
-    products
-        .iter()
-        .map(|p| p.as_str())
-        .collect::<Vec<_>>()
-        .join(",")
+    products.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(",")
 }
 
 /// Whether a stored connection has `product`.
 pub fn has_product(connection: &connection::Model, product: Product) -> bool {
-    connection
-        .products
-        .split(',')
-        .any(|p| p == product.as_str())
+    connection.products.split(',').any(|p| p == product.as_str())
 }
 
 /// `product_not_enabled` unless the connection has `product`.
-pub fn require_product(
-    connection: &connection::Model,
-    product: Product,
-    param: &str,
-) -> Result<(), CoreError> {
+pub fn require_product(connection: &connection::Model, product: Product, param: &str) -> Result<(), CoreError> {
     if has_product(connection, product) {
         Ok(())
     } else {
@@ -156,11 +131,7 @@ impl NewExternalConnection {
     /// only be `expenses` (empty means the default).
     pub fn parse(kind: &str, provider_label: &str, products: &[String]) -> Result<Self, CoreError> {
         if kind != ConnectionType::External.as_str() {
-            let shown = if kind.is_empty() {
-                "missing".to_string()
-            } else {
-                format!("'{kind}'")
-            };
+            let shown = if kind.is_empty() { "missing".to_string() } else { format!("'{kind}'") };
             return Err(CoreError::invalid(
                 "type",
                 format!(
@@ -176,24 +147,17 @@ impl NewExternalConnection {
             ));
         }
         if label.chars().count() > 100 {
-            return Err(CoreError::invalid(
-                "provider_label",
-                "provider_label must be at most 100 characters.",
-            ));
+            return Err(CoreError::invalid("provider_label", "provider_label must be at most 100 characters."));
         }
         for (index, product) in products.iter().enumerate() {
             if product != Product::Expenses.as_str() {
                 return Err(CoreError::invalid(
                     format!("products.{index}"),
-                    format!(
-                        "External connections support only the expenses product; got '{product}'."
-                    ),
+                    format!("External connections support only the expenses product; got '{product}'."),
                 ));
             }
         }
-        Ok(NewExternalConnection {
-            provider_label: label.to_string(),
-        })
+        Ok(NewExternalConnection { provider_label: label.to_string() })
     }
 }
 
@@ -301,12 +265,7 @@ pub async fn list_connections(
         .filter(connection::Column::UserId.eq(user.id))
         .filter(connection::Column::PartnerId.eq(partner_id));
     let total = query.clone().count(db).await?;
-    let found = query
-        .order_by_desc(connection::Column::Id)
-        .limit(page.limit)
-        .offset(page.offset)
-        .all(db)
-        .await?;
+    let found = query.order_by_desc(connection::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
     Ok((found, total))
 }
 
@@ -362,21 +321,11 @@ mod tests {
         let ok = NewExternalConnection::parse("external", " My Bank ", &[]).unwrap();
         assert_eq!(ok.provider_label, "My Bank");
         assert!(NewExternalConnection::parse("external", "B", &["expenses".into()]).is_ok());
-        assert_eq!(
-            param(NewExternalConnection::parse("card", "B", &[])),
-            "type"
-        );
+        assert_eq!(param(NewExternalConnection::parse("card", "B", &[])), "type");
         assert_eq!(param(NewExternalConnection::parse("", "B", &[])), "type");
+        assert_eq!(param(NewExternalConnection::parse("external", "  ", &[])), "provider_label");
         assert_eq!(
-            param(NewExternalConnection::parse("external", "  ", &[])),
-            "provider_label"
-        );
-        assert_eq!(
-            param(NewExternalConnection::parse(
-                "external",
-                "B",
-                &["expenses".into(), "identity".into()]
-            )),
+            param(NewExternalConnection::parse("external", "B", &["expenses".into(), "identity".into()])),
             "products.1"
         );
     }
@@ -391,10 +340,7 @@ mod tests {
 
     #[test]
     fn products_per_kind() {
-        assert_eq!(
-            products_csv(ConnectionType::BenefitAccount.products()),
-            "benefit_account,account_numbers,identity"
-        );
+        assert_eq!(products_csv(ConnectionType::BenefitAccount.products()), "benefit_account,account_numbers,identity");
         assert_eq!(products_csv(ConnectionType::Card.products()), "expenses");
     }
 }

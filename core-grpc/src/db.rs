@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseTransaction, DbErr, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    ConnectOptions, Database, DatabaseTransaction, DbErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 
 /// The pool type, re-exported so callers need not depend on sea-orm.

@@ -11,10 +11,9 @@ use crate::fuzzy;
 /// A search string: trimmed, at most 100 characters, absent when blank.
 pub fn search_text(search: Option<String>) -> Result<Option<String>, CoreError> {
     match search.map(|s| s.trim().to_string()) {
-        Some(s) if s.chars().count() > 100 => Err(CoreError::invalid(
-            "search",
-            "search must be at most 100 characters.",
-        )),
+        Some(s) if s.chars().count() > 100 => {
+            Err(CoreError::invalid("search", "search must be at most 100 characters."))
+        }
         Some(s) if s.is_empty() => Ok(None),
         other => Ok(other),
     }
@@ -26,10 +25,7 @@ pub async fn list_merchants(
     search: Option<&str>,
     page: Page,
 ) -> Result<(Vec<merchant::Model>, u64), CoreError> {
-    let all = merchant::Entity::find()
-        .order_by_asc(merchant::Column::Name)
-        .all(db)
-        .await?;
+    let all = merchant::Entity::find().order_by_asc(merchant::Column::Name).all(db).await?;
     let matches = match search {
         Some(query) => fuzzy::rank(query, all, |m| &m.name),
         None => all,
@@ -43,10 +39,7 @@ pub async fn list_administrators(
     search: Option<&str>,
     page: Page,
 ) -> Result<(Vec<administrator::Model>, u64), CoreError> {
-    let all = administrator::Entity::find()
-        .order_by_asc(administrator::Column::Name)
-        .all(db)
-        .await?;
+    let all = administrator::Entity::find().order_by_asc(administrator::Column::Name).all(db).await?;
     let matches = match search {
         Some(query) => fuzzy::rank(query, all, |a| &a.name),
         None => all,

@@ -13,11 +13,7 @@ pub enum CoreError {
     InvalidRequest { param: String, message: String },
     /// No such resource for this partner (another partner's looks the same).
     #[error("No such {resource}: '{id}'")]
-    NotFound {
-        resource: &'static str,
-        param: &'static str,
-        id: String,
-    },
+    NotFound { resource: &'static str, param: &'static str, id: String },
     /// An operation that does not exist in this deployment (the sandbox
     /// operations with sandbox mode off): looks like an unknown path.
     #[error("Unrecognized request URL: this operation is available only in sandbox mode.")]
@@ -34,6 +30,11 @@ pub enum CoreError {
     /// The connection lacks a product the request needs.
     #[error("{message}")]
     ProductNotEnabled { param: String, message: String },
+    /// Transactions pushed to a Sail-managed connection.
+    #[error(
+        "Connection {connection_id} is a Sail-managed {kind} connection; transactions can be pushed only to external connections."
+    )]
+    ConnectionNotExternal { connection_id: String, kind: String },
     /// A user with this external_user_id already exists for the partner.
     #[error("A user with external_user_id '{external_user_id}' already exists.")]
     UserAlreadyExists { external_user_id: String },
@@ -50,18 +51,11 @@ pub enum CoreError {
 
 impl CoreError {
     pub fn invalid(param: impl Into<String>, message: impl Into<String>) -> Self {
-        CoreError::InvalidRequest {
-            param: param.into(),
-            message: message.into(),
-        }
+        CoreError::InvalidRequest { param: param.into(), message: message.into() }
     }
 
     pub fn not_found(resource: &'static str, param: &'static str, id: impl Into<String>) -> Self {
-        CoreError::NotFound {
-            resource,
-            param,
-            id: id.into(),
-        }
+        CoreError::NotFound { resource, param, id: id.into() }
     }
 
     /// The contract's view of this error: code, message, param.
@@ -74,21 +68,19 @@ impl CoreError {
                 ErrorDetail::new(ErrorCode::NotFound, self.to_string()).with_param(*param)
             }
             CoreError::NotFoundRoute => ErrorDetail::new(ErrorCode::NotFound, self.to_string()),
-            CoreError::InvalidApiKey(_) => {
-                ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string())
-            }
-            CoreError::InsufficientKeyScope(_) => {
-                ErrorDetail::new(ErrorCode::InsufficientKeyScope, self.to_string())
-            }
+            CoreError::InvalidApiKey(_) => ErrorDetail::new(ErrorCode::InvalidApiKey, self.to_string()),
+            CoreError::InsufficientKeyScope(_) => ErrorDetail::new(ErrorCode::InsufficientKeyScope, self.to_string()),
             CoreError::InvalidKeyConfiguration(_) => {
                 ErrorDetail::new(ErrorCode::InvalidKeyConfiguration, self.to_string())
             }
             CoreError::ProductNotEnabled { param, message } => {
                 ErrorDetail::new(ErrorCode::ProductNotEnabled, message).with_param(param)
             }
+            CoreError::ConnectionNotExternal { .. } => {
+                ErrorDetail::new(ErrorCode::ConnectionNotExternal, self.to_string()).with_param("connection_id")
+            }
             CoreError::UserAlreadyExists { .. } => {
-                ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string())
-                    .with_param("external_user_id")
+                ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")
             }
             CoreError::RateLimited { retry_after, limit } => {
                 let reset = retry_after.as_secs_f64().ceil().max(1.0) as u64;

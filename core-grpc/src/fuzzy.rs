@@ -20,13 +20,7 @@ pub fn words(text: &str) -> Vec<String> {
     let cleaned: String = text
         .chars()
         .filter(|c| *c != '\'' && *c != '’')
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                ' '
-            }
-        })
+        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { ' ' })
         .collect();
     cleaned.split_whitespace().map(str::to_string).collect()
 }
@@ -40,16 +34,10 @@ pub struct Score {
 }
 
 pub fn score(query: &str, name: &str) -> Score {
-    let query_words: Vec<String> = words(query)
-        .into_iter()
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
-        .collect();
+    let query_words: Vec<String> = words(query).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).collect();
     let name_words = words(name);
     if query_words.is_empty() || name_words.is_empty() {
-        return Score {
-            value: 0.0,
-            whole: 0.0,
-        };
+        return Score { value: 0.0, whole: 0.0 };
     }
     let query_compact = query_words.concat();
     let name_compact = name_words.concat();
@@ -60,16 +48,9 @@ pub fn score(query: &str, name: &str) -> Score {
     } else {
         name_words.iter().any(|w| w.starts_with(&query_compact))
     };
-    let per_word = query_words
-        .iter()
-        .map(|q| {
-            name_words
-                .iter()
-                .map(|n| word_similarity(q, n))
-                .fold(0.0, f64::max)
-        })
-        .sum::<f64>()
-        / query_words.len() as f64;
+    let per_word =
+        query_words.iter().map(|q| name_words.iter().map(|n| word_similarity(q, n)).fold(0.0, f64::max)).sum::<f64>()
+            / query_words.len() as f64;
 
     let value = if contained { 1.0 } else { whole.max(per_word) };
     Score { value, whole }
@@ -98,10 +79,7 @@ where
         .filter(|(s, _)| s.value >= MATCH_THRESHOLD)
         .collect();
     scored.sort_by(|(a, ia), (b, ib)| {
-        b.value
-            .total_cmp(&a.value)
-            .then(b.whole.total_cmp(&a.whole))
-            .then_with(|| name_of(ia).cmp(name_of(ib)))
+        b.value.total_cmp(&a.value).then(b.whole.total_cmp(&a.whole)).then_with(|| name_of(ia).cmp(name_of(ib)))
     });
     scored.into_iter().map(|(_, item)| item).collect()
 }

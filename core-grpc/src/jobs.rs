@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use entities::job;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection,
-    EntityTrait, QueryFilter, Set, Statement,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, QueryFilter, Set,
+    Statement,
 };
 
 use crate::db::begin_write;
@@ -43,9 +43,7 @@ impl JobKind {
     }
 
     pub fn parse(raw: &str) -> Option<JobKind> {
-        [JobKind::SyncConnection, JobKind::IngestTransactions]
-            .into_iter()
-            .find(|k| k.as_str() == raw)
+        [JobKind::SyncConnection, JobKind::IngestTransactions].into_iter().find(|k| k.as_str() == raw)
     }
 }
 
@@ -119,21 +117,15 @@ pub async fn claim(db: &DatabaseConnection) -> Result<Option<job::Model>, CoreEr
         ),
     };
     let txn = begin_write(db).await?;
-    let claimed = job::Entity::find()
-        .from_raw_sql(Statement::from_sql_and_values(backend, sql, values))
-        .one(&txn)
-        .await?;
+    let claimed =
+        job::Entity::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).one(&txn).await?;
     txn.commit().await?;
     Ok(claimed)
 }
 
 /// Marks a claimed job completed, inside the transaction that applied its
 /// effects. Fails (so the caller rolls back) when the claim was lost.
-pub async fn complete(
-    db: &impl ConnectionTrait,
-    claimed: &job::Model,
-    processed: i32,
-) -> Result<(), CoreError> {
+pub async fn complete(db: &impl ConnectionTrait, claimed: &job::Model, processed: i32) -> Result<(), CoreError> {
     let result = job::Entity::update_many()
         .col_expr(job::Column::Status, status::COMPLETED.into())
         .col_expr(job::Column::Processed, processed.into())
@@ -147,32 +139,17 @@ pub async fn complete(
     if result.rows_affected == 1 {
         Ok(())
     } else {
-        Err(CoreError::Internal(format!(
-            "lost the claim on {} before completing it",
-            claimed.id
-        )))
+        Err(CoreError::Internal(format!("lost the claim on {} before completing it", claimed.id)))
     }
 }
 
 /// Records a failed attempt: back to `queued` for another try, or `failed`
 /// for good after [`MAX_ATTEMPTS`].
-pub async fn record_failure(
-    db: &DatabaseConnection,
-    claimed: &job::Model,
-    error: &str,
-) -> Result<(), CoreError> {
+pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error: &str) -> Result<(), CoreError> {
     let give_up = claimed.attempts >= MAX_ATTEMPTS;
     let txn = begin_write(db).await?;
     let mut update = job::Entity::update_many()
-        .col_expr(
-            job::Column::Status,
-            if give_up {
-                status::FAILED
-            } else {
-                status::QUEUED
-            }
-            .into(),
-        )
+        .col_expr(job::Column::Status, if give_up { status::FAILED } else { status::QUEUED }.into())
         .col_expr(job::Column::LastError, Some(error.to_string()).into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
     if give_up {

@@ -42,22 +42,17 @@ fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
         .collect()
 }
 
-pub static DESCRIPTORS: LazyLock<Vec<DescriptorRow>> =
-    LazyLock::new(|| parse("descriptors.csv", DESCRIPTORS_CSV));
+pub static DESCRIPTORS: LazyLock<Vec<DescriptorRow>> = LazyLock::new(|| parse("descriptors.csv", DESCRIPTORS_CSV));
 pub static MCCS: LazyLock<Vec<MccRow>> = LazyLock::new(|| parse("mcc_medical.csv", MCC_CSV));
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn every_row_parses() {
-        let descriptors = csv::Reader::from_reader(super::DESCRIPTORS_CSV.as_bytes())
-            .records()
-            .count();
+        let descriptors = csv::Reader::from_reader(super::DESCRIPTORS_CSV.as_bytes()).records().count();
         assert_eq!(super::DESCRIPTORS.len(), descriptors);
         assert!(descriptors >= 44);
-        let mccs = csv::Reader::from_reader(super::MCC_CSV.as_bytes())
-            .records()
-            .count();
+        let mccs = csv::Reader::from_reader(super::MCC_CSV.as_bytes()).records().count();
         assert_eq!(super::MCCS.len(), mccs);
         assert!(mccs >= 47);
     }

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use sail_api::pb::{
-    accounts_server::AccountsServer, administrators_server::AdministratorsServer,
-    api_health_server::ApiHealthServer, connections_server::ConnectionsServer,
-    merchants_server::MerchantsServer, sandbox_server::SandboxServer, users_server::UsersServer,
+    accounts_server::AccountsServer, administrators_server::AdministratorsServer, api_health_server::ApiHealthServer,
+    connections_server::ConnectionsServer, expenses_server::ExpensesServer, jobs_server::JobsServer,
+    merchants_server::MerchantsServer, sandbox_server::SandboxServer, transactions_server::TransactionsServer,
+    users_server::UsersServer,
 };
 use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
@@ -20,9 +21,10 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::{Authenticator, RateLimits};
 use crate::config::CoreConfig;
+use crate::engine::{DirectoryMerchant, Engine, EngineError, Outcome};
 use crate::grpc::{
-    accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService,
-    health::HealthService, sandbox::SandboxService, users::UsersService,
+    accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
+    sandbox::SandboxService, transactions::TransactionsService, users::UsersService,
 };
 use crate::worker;
 
@@ -34,20 +36,29 @@ pub struct Core {
     pub limits: Arc<RateLimits>,
     /// Wakes this process's workers when it enqueues a job.
     pub work: Arc<Notify>,
+    /// The adjudication engine over the merchant directory.
+    pub engine: Arc<Engine>,
 }
 
 impl Core {
-    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Self {
-        let limits = Arc::new(RateLimits::new(
-            config.rate_limit_rps,
-            config.rate_limit_burst,
-        ));
-        Core {
-            db,
-            config: Arc::new(config),
-            limits,
-            work: Arc::new(Notify::new()),
-        }
+    /// A core over `db`. The engine's directory is the seeded one
+    /// (`data/merchants.csv`), whose ids are deterministic, so `merchant.id`
+    /// on an expense is the id `GET /merchants` shows.
+    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, EngineError> {
+        let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
+        let directory = migration::seed::merchants()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|m| {
+                Some(DirectoryMerchant {
+                    id: m.id(),
+                    typical_outcome: Outcome::parse(&m.typical_outcome)?,
+                    name: m.name,
+                })
+            })
+            .collect();
+        let engine = Arc::new(Engine::new(directory)?);
+        Ok(Core { db, config: Arc::new(config), limits, work: Arc::new(Notify::new()), engine })
     }
 
     /// Tells the workers that a job is waiting.
@@ -76,18 +87,12 @@ pub async fn run(
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<UsersServer<UsersService>>().await;
-    health
-        .set_serving::<ConnectionsServer<ConnectionsService>>()
-        .await;
-    health
-        .set_serving::<AccountsServer<AccountsService>>()
-        .await;
-    health
-        .set_serving::<MerchantsServer<DirectoryService>>()
-        .await;
-    health
-        .set_serving::<AdministratorsServer<DirectoryService>>()
-        .await;
+    health.set_serving::<TransactionsServer<TransactionsService>>().await;
+    health.set_serving::<ExpensesServer<TransactionsService>>().await;
+    health.set_serving::<ConnectionsServer<ConnectionsService>>().await;
+    health.set_serving::<AccountsServer<AccountsService>>().await;
+    health.set_serving::<MerchantsServer<DirectoryService>>().await;
+    health.set_serving::<AdministratorsServer<DirectoryService>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(sail_api::FILE_DESCRIPTOR_SET)
@@ -99,39 +104,30 @@ pub async fn run(
         .build_v1alpha()?;
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let workers: Vec<_> = (0..core.config.workers)
-        .map(|_| tokio::spawn(worker::run(core.clone(), stop_rx.clone())))
-        .collect();
+    let workers: Vec<_> =
+        (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), stop_rx.clone()))).collect();
 
     let trace = TraceLayer::new_for_grpc().make_span_with(|request: &http::Request<_>| {
-        let request_id = request
-            .headers()
-            .get("request-id")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
+        let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
         tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
     });
     let db = core.db.clone();
     let served = Server::builder()
         .layer(trace)
-        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(
-            db.clone(),
-            core.limits.clone(),
-        )))
+        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(db.clone(), core.limits.clone())))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(ApiHealthServer::new(HealthService { db: db.clone() }))
         .add_service(UsersServer::new(UsersService { db: db.clone() }))
         .add_service(MerchantsServer::new(DirectoryService { db: db.clone() }))
-        .add_service(AdministratorsServer::new(DirectoryService {
-            db: db.clone(),
-        }))
-        .add_service(ConnectionsServer::new(ConnectionsService {
-            core: core.clone(),
-        }))
+        .add_service(AdministratorsServer::new(DirectoryService { db: db.clone() }))
+        .add_service(ConnectionsServer::new(ConnectionsService { core: core.clone() }))
         .add_service(AccountsServer::new(AccountsService { core: core.clone() }))
         .add_service(SandboxServer::new(SandboxService { core: core.clone() }))
+        .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
+        .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
+        .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
         .serve_with_incoming_shutdown(
             // Without TCP_NODELAY a response split over two writes waits out
             // the client's delayed ACK (about 40 ms).

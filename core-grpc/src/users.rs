@@ -4,8 +4,8 @@
 use entities::user;
 use sea_orm::SqlErr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set,
 };
 
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
@@ -30,10 +30,9 @@ impl UserStatus {
         match raw {
             "active" => Ok(UserStatus::Active),
             "inactive" => Ok(UserStatus::Inactive),
-            other => Err(CoreError::invalid(
-                "status",
-                format!("status must be 'active' or 'inactive'; got '{other}'."),
-            )),
+            other => {
+                Err(CoreError::invalid("status", format!("status must be 'active' or 'inactive'; got '{other}'.")))
+            }
         }
     }
 }
@@ -63,14 +62,12 @@ pub struct NewUser {
 pub fn text(param: &str, value: Option<String>, max: usize) -> Result<Option<String>, CoreError> {
     match value {
         None => Ok(None),
-        Some(v) if v.trim().is_empty() => Err(CoreError::invalid(
-            param,
-            format!("{param} must not be empty when given."),
-        )),
-        Some(v) if v.chars().count() > max => Err(CoreError::invalid(
-            param,
-            format!("{param} must be at most {max} characters."),
-        )),
+        Some(v) if v.trim().is_empty() => {
+            Err(CoreError::invalid(param, format!("{param} must not be empty when given.")))
+        }
+        Some(v) if v.chars().count() > max => {
+            Err(CoreError::invalid(param, format!("{param} must be at most {max} characters.")))
+        }
         Some(v) => Ok(Some(v.trim().to_string())),
     }
 }
@@ -95,16 +92,10 @@ impl NewUser {
     pub fn parse(fields: NewUserFields) -> Result<NewUser, CoreError> {
         let external_user_id = fields.external_user_id;
         if external_user_id.trim().is_empty() {
-            return Err(CoreError::invalid(
-                "external_user_id",
-                "external_user_id is required.",
-            ));
+            return Err(CoreError::invalid("external_user_id", "external_user_id is required."));
         }
         if external_user_id.chars().count() > 255 {
-            return Err(CoreError::invalid(
-                "external_user_id",
-                "external_user_id must be at most 255 characters.",
-            ));
+            return Err(CoreError::invalid("external_user_id", "external_user_id must be at most 255 characters."));
         }
         let email = text("email", fields.email, 254)?
             .map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string())))
@@ -113,10 +104,7 @@ impl NewUser {
             .map(|p| Phone::parse(&p).map_err(|err| CoreError::invalid("phone", err.to_string())))
             .transpose()?;
         let country = text("address.country", fields.country, 2)?
-            .map(|c| {
-                CountryCode::parse(&c)
-                    .map_err(|err| CoreError::invalid("address.country", err.to_string()))
-            })
+            .map(|c| CountryCode::parse(&c).map_err(|err| CoreError::invalid("address.country", err.to_string())))
             .transpose()?;
         Ok(NewUser {
             external_user_id,
@@ -136,11 +124,7 @@ impl NewUser {
 }
 
 /// Creates a user; a repeated `external_user_id` for the partner is `409`.
-pub async fn create_user(
-    db: &impl ConnectionTrait,
-    partner_id: &str,
-    new: NewUser,
-) -> Result<user::Model, CoreError> {
+pub async fn create_user(db: &impl ConnectionTrait, partner_id: &str, new: NewUser) -> Result<user::Model, CoreError> {
     let now = time::now();
     let model = user::ActiveModel {
         id: Set(new_id(IdKind::User)),
@@ -162,34 +146,21 @@ pub async fn create_user(
     match model.insert(db).await {
         Ok(user) => Ok(user),
         Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-            Err(CoreError::UserAlreadyExists {
-                external_user_id: new.external_user_id,
-            })
+            Err(CoreError::UserAlreadyExists { external_user_id: new.external_user_id })
         }
         Err(err) => Err(err.into()),
     }
 }
 
 /// One user of the partner, or `not_found`.
-pub async fn get_user(
-    db: &impl ConnectionTrait,
-    partner_id: &str,
-    user_id: &str,
-) -> Result<user::Model, CoreError> {
+pub async fn get_user(db: &impl ConnectionTrait, partner_id: &str, user_id: &str) -> Result<user::Model, CoreError> {
     let not_found = || CoreError::not_found("user", "user_id", user_id);
     let id = parse_id(IdKind::User, user_id).ok_or_else(not_found)?;
-    user::Entity::find_by_id(id)
-        .filter(user::Column::PartnerId.eq(partner_id))
-        .one(db)
-        .await?
-        .ok_or_else(not_found)
+    user::Entity::find_by_id(id).filter(user::Column::PartnerId.eq(partner_id)).one(db).await?.ok_or_else(not_found)
 }
 
 /// A user by id, for internal work that already knows it exists.
-pub async fn user_by_id(
-    db: &impl ConnectionTrait,
-    user_id: &str,
-) -> Result<user::Model, CoreError> {
+pub async fn user_by_id(db: &impl ConnectionTrait, user_id: &str) -> Result<user::Model, CoreError> {
     user::Entity::find_by_id(user_id)
         .one(db)
         .await?
@@ -208,12 +179,7 @@ pub async fn list_users(
         query = query.filter(user::Column::Status.eq(status.as_str()));
     }
     let total = query.clone().count(db).await?;
-    let users = query
-        .order_by_desc(user::Column::Id)
-        .limit(page.limit)
-        .offset(page.offset)
-        .all(db)
-        .await?;
+    let users = query.order_by_desc(user::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
     Ok((users, total))
 }
 
@@ -222,10 +188,7 @@ mod tests {
     use super::*;
 
     fn fields() -> NewUserFields {
-        NewUserFields {
-            external_user_id: "p-1".into(),
-            ..Default::default()
-        }
+        NewUserFields { external_user_id: "p-1".into(), ..Default::default() }
     }
 
     fn param_of(result: Result<NewUser, CoreError>) -> String {
@@ -243,47 +206,17 @@ mod tests {
     #[test]
     fn each_bad_field_is_named() {
         assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                external_user_id: " ".into(),
-                ..fields()
-            })),
+            param_of(NewUser::parse(NewUserFields { external_user_id: " ".into(), ..fields() })),
             "external_user_id"
         );
+        assert_eq!(param_of(NewUser::parse(NewUserFields { email: Some("nope".into()), ..fields() })), "email");
+        assert_eq!(param_of(NewUser::parse(NewUserFields { phone: Some("x".into()), ..fields() })), "phone");
         assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                email: Some("nope".into()),
-                ..fields()
-            })),
-            "email"
-        );
-        assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                phone: Some("x".into()),
-                ..fields()
-            })),
-            "phone"
-        );
-        assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                country: Some("USA".into()),
-                ..fields()
-            })),
+            param_of(NewUser::parse(NewUserFields { country: Some("USA".into()), ..fields() })),
             "address.country"
         );
-        assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                first_name: Some("".into()),
-                ..fields()
-            })),
-            "first_name"
-        );
-        assert_eq!(
-            param_of(NewUser::parse(NewUserFields {
-                zip: Some("1".repeat(17)),
-                ..fields()
-            })),
-            "address.zip"
-        );
+        assert_eq!(param_of(NewUser::parse(NewUserFields { first_name: Some("".into()), ..fields() })), "first_name");
+        assert_eq!(param_of(NewUser::parse(NewUserFields { zip: Some("1".repeat(17)), ..fields() })), "address.zip");
     }
 
     #[test]

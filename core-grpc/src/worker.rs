@@ -39,14 +39,9 @@ async fn process(core: &Core, claimed: job::Model) {
     let span = tracing::info_span!("job", id = %claimed.id, kind = %claimed.kind, attempt = claimed.attempts);
     let _enter = span.enter();
     let result = match JobKind::parse(&claimed.kind) {
-        Some(JobKind::SyncConnection) => sandbox::run_sync_job(&core.db, &claimed).await,
-        Some(JobKind::IngestTransactions) => Err(crate::CoreError::Internal(
-            "ingestion jobs are not handled by this build".to_string(),
-        )),
-        None => Err(crate::CoreError::Internal(format!(
-            "unknown job kind {}",
-            claimed.kind
-        ))),
+        Some(JobKind::SyncConnection) => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
+        Some(JobKind::IngestTransactions) => crate::ingest::run_ingest_job(&core.db, &core.engine, &claimed).await,
+        None => Err(crate::CoreError::Internal(format!("unknown job kind {}", claimed.kind))),
     };
     match result {
         Ok(()) => tracing::info!("job completed"),

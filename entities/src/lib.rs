@@ -6,6 +6,7 @@ pub mod account;
 pub mod administrator;
 pub mod api_key;
 pub mod connection;
+pub mod event;
 pub mod job;
 pub mod merchant;
 pub mod partner;

@@ -1,5 +1,6 @@
-//! A purchase on a connection: pushed by the partner (external) or synced
-//! from a provider (card, store). Amounts are positive minor units.
+//! A purchase on a connection, pushed by the partner (external) or synced from
+//! a provider (card, store), together with its adjudication: each row is also
+//! the user's expense `expense_id`. Amounts are positive minor units.
 use sea_orm::entity::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -24,6 +25,27 @@ pub struct Model {
     /// Item-level purchase data (store connections): JSON array of
     /// `{description, amount_minor, quantity}`.
     pub items_json: Option<String>,
+    /// `exp_…`: the id of this transaction's expense.
+    pub expense_id: String,
+    /// `pending` | `eligible` | `ineligible` | `needs_review`.
+    pub status: String,
+    pub category: Option<String>,
+    pub reason_code: Option<String>,
+    pub reason_message: Option<String>,
+    /// The engine rule that decided the outcome.
+    pub rule: Option<String>,
+    /// A directory merchant (`mer_…`) when one was resolved.
+    pub merchant_id: Option<String>,
+    /// The resolved merchant's or provider's display name.
+    pub merchant_display_name: Option<String>,
+    /// The substantiated eligible part of the amount.
+    pub eligible_amount_minor: Option<i64>,
+    /// Per-item outcomes for item-level purchases (JSON).
+    pub item_results_json: Option<String>,
+    /// How many times the engine has adjudicated this row (re-pushes and
+    /// receipts re-adjudicate; a crash never does it twice).
+    pub adjudication_count: i32,
+    pub adjudicated_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

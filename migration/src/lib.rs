@@ -15,10 +15,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![
-            Box::new(m20261122_000001_foundation::Migration),
-            Box::new(m20261122_000002_connections::Migration),
-        ]
+        vec![Box::new(m20261122_000001_foundation::Migration), Box::new(m20261122_000002_connections::Migration)]
     }
 }
 

@@ -32,20 +32,14 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone(ApiKeys::CreatedAt))
                     .col(timestamp_with_time_zone_null(ApiKeys::RevokedAt))
                     .foreign_key(
-                        ForeignKey::create()
-                            .from(ApiKeys::Table, ApiKeys::PartnerId)
-                            .to(Partners::Table, Partners::Id),
+                        ForeignKey::create().from(ApiKeys::Table, ApiKeys::PartnerId).to(Partners::Table, Partners::Id),
                     )
                     .to_owned(),
             )
             .await?;
         manager
             .create_index(
-                Index::create()
-                    .name("api_keys_partner")
-                    .table(ApiKeys::Table)
-                    .col(ApiKeys::PartnerId)
-                    .to_owned(),
+                Index::create().name("api_keys_partner").table(ApiKeys::Table).col(ApiKeys::PartnerId).to_owned(),
             )
             .await?;
 
@@ -69,9 +63,7 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone(Users::CreatedAt))
                     .col(timestamp_with_time_zone(Users::UpdatedAt))
                     .foreign_key(
-                        ForeignKey::create()
-                            .from(Users::Table, Users::PartnerId)
-                            .to(Partners::Table, Partners::Id),
+                        ForeignKey::create().from(Users::Table, Users::PartnerId).to(Partners::Table, Partners::Id),
                     )
                     .to_owned(),
             )
@@ -135,9 +127,7 @@ impl MigrationTrait for Migration {
             Merchants::Table.into_iden(),
             Administrators::Table.into_iden(),
         ] {
-            manager
-                .drop_table(Table::drop().table(table).to_owned())
-                .await?;
+            manager.drop_table(Table::drop().table(table).to_owned()).await?;
         }
         Ok(())
     }

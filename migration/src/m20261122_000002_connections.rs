@@ -1,6 +1,6 @@
-//! Connections, the accounts behind them, the transactions they carry
-//! (provider purchase history now, pushed transactions later), and the jobs
-//! table that workers claim.
+//! Connections, the accounts behind them, the transactions they carry (with
+//! their adjudication: a transaction row is also its expense), the jobs table
+//! that workers claim, and the event log.
 
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -32,9 +32,7 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone(Connections::CreatedAt))
                     .col(timestamp_with_time_zone(Connections::UpdatedAt))
                     .foreign_key(
-                        ForeignKey::create()
-                            .from(Connections::Table, Connections::UserId)
-                            .to(Users::Table, Users::Id),
+                        ForeignKey::create().from(Connections::Table, Connections::UserId).to(Users::Table, Users::Id),
                     )
                     .to_owned(),
             )
@@ -125,12 +123,7 @@ impl MigrationTrait for Migration {
         // The claim query scans runnable jobs oldest first.
         manager
             .create_index(
-                Index::create()
-                    .name("jobs_runnable")
-                    .table(Jobs::Table)
-                    .col(Jobs::Status)
-                    .col(Jobs::Id)
-                    .to_owned(),
+                Index::create().name("jobs_runnable").table(Jobs::Table).col(Jobs::Status).col(Jobs::Id).to_owned(),
             )
             .await?;
 
@@ -151,6 +144,19 @@ impl MigrationTrait for Migration {
                     .col(string_null(Transactions::MerchantName))
                     .col(string_null(Transactions::Mcc))
                     .col(text_null(Transactions::ItemsJson))
+                    // The expense view of the transaction: its adjudication.
+                    .col(string(Transactions::ExpenseId).unique_key())
+                    .col(string(Transactions::Status))
+                    .col(string_null(Transactions::Category))
+                    .col(string_null(Transactions::ReasonCode))
+                    .col(text_null(Transactions::ReasonMessage))
+                    .col(string_null(Transactions::Rule))
+                    .col(string_null(Transactions::MerchantId))
+                    .col(string_null(Transactions::MerchantDisplayName))
+                    .col(big_integer_null(Transactions::EligibleAmountMinor))
+                    .col(text_null(Transactions::ItemResultsJson))
+                    .col(integer(Transactions::AdjudicationCount).default(0))
+                    .col(timestamp_with_time_zone_null(Transactions::AdjudicatedAt))
                     .col(timestamp_with_time_zone(Transactions::CreatedAt))
                     .col(timestamp_with_time_zone(Transactions::UpdatedAt))
                     .foreign_key(
@@ -175,10 +181,41 @@ impl MigrationTrait for Migration {
             .await?;
         manager
             .create_index(
+                Index::create().name("transactions_job").table(Transactions::Table).col(Transactions::JobId).to_owned(),
+            )
+            .await?;
+        // Expense listings: a user's expenses by date, newest first.
+        manager
+            .create_index(
                 Index::create()
-                    .name("transactions_job")
+                    .name("transactions_user_date")
                     .table(Transactions::Table)
-                    .col(Transactions::JobId)
+                    .col(Transactions::UserId)
+                    .col(Transactions::Date)
+                    .col(Transactions::Id)
+                    .to_owned(),
+            )
+            .await?;
+
+        manager
+            .create_table(
+                Table::create()
+                    .table(Events::Table)
+                    .col(string(Events::Id).primary_key())
+                    .col(string(Events::PartnerId))
+                    .col(string(Events::Type))
+                    .col(text(Events::Data))
+                    .col(timestamp_with_time_zone(Events::CreatedAt))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("events_partner")
+                    .table(Events::Table)
+                    .col(Events::PartnerId)
+                    .col(Events::Id)
                     .to_owned(),
             )
             .await
@@ -186,14 +223,13 @@ impl MigrationTrait for Migration {
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         for table in [
+            Events::Table.into_iden(),
             Transactions::Table.into_iden(),
             Jobs::Table.into_iden(),
             Accounts::Table.into_iden(),
             Connections::Table.into_iden(),
         ] {
-            manager
-                .drop_table(Table::drop().table(table).to_owned())
-                .await?;
+            manager.drop_table(Table::drop().table(table).to_owned()).await?;
         }
         Ok(())
     }
@@ -286,6 +322,28 @@ enum Transactions {
     MerchantName,
     Mcc,
     ItemsJson,
+    ExpenseId,
+    Status,
+    Category,
+    ReasonCode,
+    ReasonMessage,
+    Rule,
+    MerchantId,
+    MerchantDisplayName,
+    EligibleAmountMinor,
+    ItemResultsJson,
+    AdjudicationCount,
+    AdjudicatedAt,
     CreatedAt,
     UpdatedAt,
+}
+
+#[derive(DeriveIden)]
+enum Events {
+    Table,
+    Id,
+    PartnerId,
+    Type,
+    Data,
+    CreatedAt,
 }

@@ -126,19 +126,10 @@ pub async fn sync_directories<C: ConnectionTrait>(db: &C) -> Result<(), DbErr> {
     let mut insert = Query::insert();
     insert
         .into_table(Administrators::Table)
-        .columns([
-            Administrators::Id,
-            Administrators::Name,
-            Administrators::MainUrl,
-            Administrators::AccountTypes,
-        ])
+        .columns([Administrators::Id, Administrators::Name, Administrators::MainUrl, Administrators::AccountTypes])
         .on_conflict(
             OnConflict::column(Administrators::Id)
-                .update_columns([
-                    Administrators::Name,
-                    Administrators::MainUrl,
-                    Administrators::AccountTypes,
-                ])
+                .update_columns([Administrators::Name, Administrators::MainUrl, Administrators::AccountTypes])
                 .to_owned(),
         );
     for admin in administrators()? {

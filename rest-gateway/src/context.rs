@@ -11,12 +11,7 @@ use crate::REQUEST_ID;
 use crate::error::ApiError;
 
 /// Headers forwarded verbatim to the core, by HTTP name = metadata name.
-const FORWARDED: &[&str] = &[
-    "authorization",
-    "request-id",
-    "idempotency-key",
-    "sail-user-token",
-];
+const FORWARDED: &[&str] = &["authorization", "request-id", "idempotency-key", "sail-user-token"];
 
 /// The forwarded headers of one REST request.
 #[derive(Debug, Clone, Default)]
@@ -40,19 +35,14 @@ impl CallContext {
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         for (name, value) in &self.headers {
-            request
-                .metadata_mut()
-                .insert(MetadataKey::from_static(name), value.clone());
+            request.metadata_mut().insert(MetadataKey::from_static(name), value.clone());
         }
         request
     }
 
     /// The id of this request (set by the request-id layer when absent).
     pub fn request_id(&self) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| *n == REQUEST_ID.as_str())
-            .and_then(|(_, v)| v.to_str().ok())
+        self.headers.iter().find(|(n, _)| *n == REQUEST_ID.as_str()).and_then(|(_, v)| v.to_str().ok())
     }
 }
 

@@ -18,13 +18,8 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(detail: ErrorDetail) -> Self {
-        let status = StatusCode::from_u16(detail.code.http_status())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        ApiError {
-            status,
-            detail,
-            allow: None,
-        }
+        let status = StatusCode::from_u16(detail.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiError { status, detail, allow: None }
     }
 
     /// `400 invalid_request` naming `param`.
@@ -50,9 +45,7 @@ impl From<tonic::Status> for ApiError {
 }
 
 fn header(metadata: &HashMap<String, String>, key: &str) -> Option<HeaderValue> {
-    metadata
-        .get(key)
-        .and_then(|v| HeaderValue::from_str(v).ok())
+    metadata.get(key).and_then(|v| HeaderValue::from_str(v).ok())
 }
 
 impl IntoResponse for ApiError {
@@ -89,10 +82,7 @@ impl IntoResponse for ApiError {
 pub async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError::new(ErrorDetail::new(
         ErrorCode::NotFound,
-        format!(
-            "Unrecognized request URL ({method} {}). See the API reference for valid paths.",
-            uri.path()
-        ),
+        format!("Unrecognized request URL ({method} {}). See the API reference for valid paths.", uri.path()),
     ))
 }
 
@@ -112,9 +102,6 @@ pub async fn middleware_error(err: tower::BoxError) -> ApiError {
         ))
     } else {
         tracing::error!(error = %err, "gateway middleware failed");
-        ApiError::new(ErrorDetail::new(
-            ErrorCode::InternalError,
-            "An internal error occurred.",
-        ))
+        ApiError::new(ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred."))
     }
 }

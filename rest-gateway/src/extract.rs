@@ -49,26 +49,17 @@ fn json_error(path: Option<String>, inner: &serde_json::Error) -> ApiError {
         // The path already ends at the unknown field itself.
         let name = quoted_name(&text).unwrap_or("");
         let param = path.clone().unwrap_or_else(|| name.to_string());
-        return ApiError::invalid(
-            Some(param.clone()),
-            format!("Unknown field '{param}' in the request body."),
-        );
+        return ApiError::invalid(Some(param.clone()), format!("Unknown field '{param}' in the request body."));
     }
     if text.starts_with("missing field") {
         let name = quoted_name(&text).unwrap_or("");
-        return ApiError::invalid(
-            Some(join(name)),
-            format!("Missing required field '{}'.", join(name)),
-        );
+        return ApiError::invalid(Some(join(name)), format!("Missing required field '{}'.", join(name)));
     }
     if inner.is_syntax() || inner.is_eof() {
         return ApiError::invalid(None, format!("The request body is not valid JSON: {text}."));
     }
     let message = match &path {
-        Some(p) => format!(
-            "Invalid value for '{p}': {}.",
-            text.split(" at line").next().unwrap_or(&text)
-        ),
+        Some(p) => format!("Invalid value for '{p}': {}.", text.split(" at line").next().unwrap_or(&text)),
         None => format!("The request body must be a JSON object: {text}."),
     };
     ApiError::invalid(path, message)
@@ -77,10 +68,7 @@ fn json_error(path: Option<String>, inner: &serde_json::Error) -> ApiError {
 /// Parses JSON `bytes` into `T`, naming the offending field on failure.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::invalid(
-            None,
-            "The request body must be a JSON object.",
-        ));
+        return Err(ApiError::invalid(None, "The request body must be a JSON object."));
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer)
@@ -105,26 +93,18 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 "Request bodies must be JSON, sent with 'Content-Type: application/json'.",
             ));
         }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(ErrorDetail::new(
-                        ErrorCode::RequestTooLarge,
-                        "The request body is larger than this endpoint accepts.",
-                    ))
-                } else {
-                    ApiError::invalid(
-                        None,
-                        format!("The request body could not be read: {rejection}."),
-                    )
-                }
-            })?;
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(ErrorDetail::new(
+                    ErrorCode::RequestTooLarge,
+                    "The request body is larger than this endpoint accepts.",
+                ))
+            } else {
+                ApiError::invalid(None, format!("The request body could not be read: {rejection}."))
+            }
+        })?;
         if bytes.is_empty() {
-            return Err(ApiError::invalid(
-                None,
-                "The request body is empty; send a JSON object.",
-            ));
+            return Err(ApiError::invalid(None, "The request body is empty; send a JSON object."));
         }
         parse_json(&bytes).map(JsonBody)
     }
@@ -135,10 +115,8 @@ pub struct QueryParams(BTreeMap<String, String>);
 
 impl QueryParams {
     pub fn parse(raw: Option<&str>) -> Result<QueryParams, ApiError> {
-        let pairs: Vec<(String, String)> =
-            serde_urlencoded::from_str(raw.unwrap_or("")).map_err(|err| {
-                ApiError::invalid(None, format!("The query string does not parse: {err}."))
-            })?;
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+            .map_err(|err| ApiError::invalid(None, format!("The query string does not parse: {err}.")))?;
         let mut map = BTreeMap::new();
         for (key, value) in pairs {
             if map.insert(key.clone(), value).is_some() {
@@ -161,10 +139,7 @@ impl QueryParams {
         match self.0.remove(name) {
             None => Ok(None),
             Some(raw) => raw.trim().parse::<i64>().map(Some).map_err(|_| {
-                ApiError::invalid(
-                    Some(name.to_string()),
-                    format!("{name} must be an integer; got '{raw}'."),
-                )
+                ApiError::invalid(Some(name.to_string()), format!("{name} must be an integer; got '{raw}'."))
             }),
         }
     }
@@ -178,10 +153,9 @@ impl QueryParams {
     pub fn finish(self) -> Result<(), ApiError> {
         match self.0.into_keys().next() {
             None => Ok(()),
-            Some(unknown) => Err(ApiError::invalid(
-                Some(unknown.clone()),
-                format!("Unknown query parameter '{unknown}'."),
-            )),
+            Some(unknown) => {
+                Err(ApiError::invalid(Some(unknown.clone()), format!("Unknown query parameter '{unknown}'.")))
+            }
         }
     }
 }
@@ -217,32 +191,21 @@ mod tests {
         let err = result.unwrap_err();
         let body = format!("{err:?}");
         assert_eq!(err.code(), ErrorCode::InvalidRequest, "{body}");
-        body.split("param: ")
-            .nth(1)
-            .map(|s| s.split(',').next().unwrap_or("").to_string())
+        body.split("param: ").nth(1).map(|s| s.split(',').next().unwrap_or("").to_string())
     }
 
     #[test]
     fn params_are_dotted_paths() {
         assert_eq!(
-            param(parse_json(
-                br#"{"transactions":[{"amount":1},{"amount":"x"}]}"#
-            ))
-            .as_deref(),
+            param(parse_json(br#"{"transactions":[{"amount":1},{"amount":"x"}]}"#)).as_deref(),
             Some("Some(\"transactions.1.amount\")")
         );
         assert_eq!(
             param(parse_json(br#"{"transactions":[{"amount":1,"bogus":2}]}"#)).as_deref(),
             Some("Some(\"transactions.0.bogus\")")
         );
-        assert_eq!(
-            param(parse_json(br#"{}"#)).as_deref(),
-            Some("Some(\"transactions\")")
-        );
-        assert_eq!(
-            param(parse_json(br#"{"transactions":[] "#)).as_deref(),
-            Some("None")
-        );
+        assert_eq!(param(parse_json(br#"{}"#)).as_deref(), Some("Some(\"transactions\")"));
+        assert_eq!(param(parse_json(br#"{"transactions":[] "#)).as_deref(), Some("None"));
         assert_eq!(param(parse_json(br#"[]"#)).as_deref(), Some("None"));
     }
 

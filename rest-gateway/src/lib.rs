@@ -37,19 +37,13 @@ pub struct GatewayConfig {
 
 impl Default for GatewayConfig {
     fn default() -> Self {
-        GatewayConfig {
-            max_body_bytes: 2 * 1024 * 1024,
-            request_timeout: Duration::from_secs(30),
-        }
+        GatewayConfig { max_body_bytes: 2 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
     }
 }
 
 /// A lazily connecting channel to the core at `url` (`http://host:port`).
 pub fn core_channel(url: &str) -> Result<Channel, tonic::transport::Error> {
-    Ok(Endpoint::from_shared(url.to_string())?
-        .connect_timeout(Duration::from_secs(5))
-        .tcp_nodelay(true)
-        .connect_lazy())
+    Ok(Endpoint::from_shared(url.to_string())?.connect_timeout(Duration::from_secs(5)).tcp_nodelay(true).connect_lazy())
 }
 
 /// The gateway's router, calling the core over `core`.
@@ -97,7 +91,5 @@ pub async fn run(
             tracing::warn!(error = %err, "could not set TCP_NODELAY");
         }
     });
-    axum::serve(listener, router(core, &config))
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(listener, router(core, &config)).with_graceful_shutdown(shutdown).await
 }

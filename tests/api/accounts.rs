@@ -5,27 +5,13 @@ use serde_json::{Value, json};
 use crate::helpers::TestApp;
 
 /// A user with a synced benefit_account connection at `administrator`.
-async fn linked(
-    app: &TestApp,
-    key: &str,
-    external_user_id: &str,
-    administrator: &str,
-) -> (String, Value) {
+async fn linked(app: &TestApp, key: &str, external_user_id: &str, administrator: &str) -> (String, Value) {
     let user = app.create_user(key, external_user_id).await;
-    let admin = app
-        .get(
-            key,
-            &format!("/administrators?search={}", administrator.replace(' ', "+")),
-        )
-        .await
-        .body["data"][0]["id"]
+    let admin = app.get(key, &format!("/administrators?search={}", administrator.replace(' ', "+"))).await.body["data"]
+        [0]["id"]
         .clone();
-    let connection = app
-        .sandbox_connection(
-            key,
-            json!({"user_id": user, "type": "benefit_account", "provider_id": admin}),
-        )
-        .await;
+    let connection =
+        app.sandbox_connection(key, json!({"user_id": user, "type": "benefit_account", "provider_id": admin})).await;
     (user, connection)
 }
 
@@ -57,46 +43,23 @@ async fn accounts_carry_balances_dates_and_filters() {
                 }
                 other => panic!("{other}"),
             }
-            seen.push((
-                account["type"].as_str().unwrap().to_string(),
-                balance["invested"].is_null(),
-            ));
+            seen.push((account["type"].as_str().unwrap().to_string(), balance["invested"].is_null()));
         }
         if let Some(first) = data.first() {
             let kind = first["type"].as_str().unwrap();
-            let filtered = app
-                .get(&key, &format!("/users/{user}/accounts?type={kind}"))
-                .await
-                .body;
-            assert!(
-                filtered["data"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .all(|a| a["type"] == kind)
-            );
+            let filtered = app.get(&key, &format!("/users/{user}/accounts?type={kind}")).await.body;
+            assert!(filtered["data"].as_array().unwrap().iter().all(|a| a["type"] == kind));
             let by_connection = app
-                .get(
-                    &key,
-                    &format!(
-                        "/users/{user}/accounts?connection_id={}",
-                        connection["id"].as_str().unwrap()
-                    ),
-                )
+                .get(&key, &format!("/users/{user}/accounts?connection_id={}", connection["id"].as_str().unwrap()))
                 .await;
             assert_eq!(by_connection.body["pagination"]["total"], data.len());
         }
     }
     assert!(seen.iter().any(|(t, _)| t == "hsa"));
     assert!(seen.iter().any(|(t, _)| t == "fsa"));
+    assert!(seen.iter().any(|(t, no_investments)| t == "hsa" && !no_investments), "an HSA with investments: {seen:?}");
     assert!(
-        seen.iter()
-            .any(|(t, no_investments)| t == "hsa" && !no_investments),
-        "an HSA with investments: {seen:?}"
-    );
-    assert!(
-        seen.iter()
-            .any(|(t, no_investments)| t == "hsa" && *no_investments),
+        seen.iter().any(|(t, no_investments)| t == "hsa" && *no_investments),
         "an HSA without investments: {seen:?}"
     );
 }
@@ -110,25 +73,12 @@ async fn the_detail_record_has_contributions_and_the_investment_split() {
         let listed = app.get(&key, &format!("/users/{user}/accounts")).await.body;
         let hsa = &listed["data"][0];
         assert_eq!(hsa["type"], "hsa");
-        let detail = app
-            .get(
-                &key,
-                &format!("/users/{user}/accounts/{}", hsa["id"].as_str().unwrap()),
-            )
-            .await;
+        let detail = app.get(&key, &format!("/users/{user}/accounts/{}", hsa["id"].as_str().unwrap())).await;
         assert_eq!(detail.status, 200, "{}", detail.body);
         let d = &detail.body;
-        for field in [
-            "id",
-            "connection_id",
-            "external_id",
-            "name",
-            "type",
-            "start_date",
-            "end_date",
-            "balance",
-            "last_sync_at",
-        ] {
+        for field in
+            ["id", "connection_id", "external_id", "name", "type", "start_date", "end_date", "balance", "last_sync_at"]
+        {
             assert_eq!(d[field], hsa[field], "{field}");
         }
         let contributions = &d["contributions"];
@@ -142,16 +92,8 @@ async fn the_detail_record_has_contributions_and_the_investment_split() {
         }
         let investments = &d["investments"];
         assert_eq!(investments["total"], d["balance"]["invested"]);
-        let sum: f64 = investments["holdings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["value"].as_f64().unwrap())
-            .sum();
-        assert!(
-            (sum - investments["total"].as_f64().unwrap()).abs() < 0.005,
-            "{investments}"
-        );
+        let sum: f64 = investments["holdings"].as_array().unwrap().iter().map(|h| h["value"].as_f64().unwrap()).sum();
+        assert!((sum - investments["total"].as_f64().unwrap()).abs() < 0.005, "{investments}");
         return;
     }
     panic!("no HSA with investments among ten sandbox members");
@@ -162,37 +104,25 @@ async fn product_scope_and_filter_refusals() {
     let app = TestApp::spawn().await;
     let (partner, key) = app.partner_key("benefit_account,expenses").await;
     let (user, _) = linked(&app, &key, "m1", "HSA Bank").await;
-    let card = app
-        .sandbox_connection(&key, json!({"user_id": user, "type": "card"}))
-        .await;
-    app.get(
-        &key,
-        &format!(
-            "/users/{user}/accounts?connection_id={}",
-            card["id"].as_str().unwrap()
-        ),
-    )
-    .await
-    .assert_error(403, "product_not_enabled", Some("connection_id"));
-    app.get(&key, &format!("/users/{user}/accounts?type=brokerage"))
+    let card = app.sandbox_connection(&key, json!({"user_id": user, "type": "card"})).await;
+    app.get(&key, &format!("/users/{user}/accounts?connection_id={}", card["id"].as_str().unwrap()))
         .await
-        .assert_error(400, "invalid_request", Some("type"));
-    app.get(
-        &key,
-        &format!("/users/{user}/accounts?connection_id=conn_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"),
-    )
-    .await
-    .assert_error(404, "not_found", Some("connection_id"));
-    app.get(
-        &key,
-        &format!("/users/{user}/accounts/acct_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"),
-    )
-    .await
-    .assert_error(404, "not_found", Some("account_id"));
+        .assert_error(403, "product_not_enabled", Some("connection_id"));
+    app.get(&key, &format!("/users/{user}/accounts?type=brokerage")).await.assert_error(
+        400,
+        "invalid_request",
+        Some("type"),
+    );
+    app.get(&key, &format!("/users/{user}/accounts?connection_id=conn_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"))
+        .await
+        .assert_error(404, "not_found", Some("connection_id"));
+    app.get(&key, &format!("/users/{user}/accounts/acct_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b")).await.assert_error(
+        404,
+        "not_found",
+        Some("account_id"),
+    );
     let no_scope = app.key_for(&partner, "expenses,connections").await;
-    app.get(&no_scope, &format!("/users/{user}/accounts"))
-        .await
-        .assert_error(403, "insufficient_key_scope", None);
+    app.get(&no_scope, &format!("/users/{user}/accounts")).await.assert_error(403, "insufficient_key_scope", None);
 }
 
 #[tokio::test]
@@ -201,48 +131,30 @@ async fn another_partners_or_users_accounts_are_404() {
     let (_, mine) = app.partner_key("benefit_account").await;
     let (_, theirs) = app.partner_key("benefit_account").await;
     let (their_user, their_conn) = linked(&app, &theirs, "t1", "Lively").await;
-    let their_account = their_conn["accounts"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let their_account = their_conn["accounts"][0]["id"].as_str().unwrap().to_string();
     let (my_user, _) = linked(&app, &mine, "m1", "Lively").await;
     let my_other = app.create_user(&mine, "m2").await;
 
-    app.get(&mine, &format!("/users/{their_user}/accounts"))
-        .await
-        .assert_error(404, "not_found", Some("user_id"));
-    app.get(
-        &mine,
-        &format!("/users/{their_user}/accounts/{their_account}"),
-    )
-    .await
-    .assert_error(404, "not_found", Some("user_id"));
-    app.get(&mine, &format!("/users/{my_user}/accounts/{their_account}"))
-        .await
-        .assert_error(404, "not_found", Some("account_id"));
-    app.get(
-        &mine,
-        &format!(
-            "/users/{my_user}/accounts?connection_id={}",
-            their_conn["id"].as_str().unwrap()
-        ),
-    )
-    .await
-    .assert_error(404, "not_found", Some("connection_id"));
-    let my_account = app
-        .get(&mine, &format!("/users/{my_user}/accounts"))
-        .await
-        .body["data"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    app.get(&mine, &format!("/users/{my_other}/accounts/{my_account}"))
-        .await
-        .assert_error(404, "not_found", Some("account_id"));
-    assert_eq!(
-        app.get(&mine, &format!("/users/{my_other}/accounts"))
-            .await
-            .body["data"],
-        json!([])
+    app.get(&mine, &format!("/users/{their_user}/accounts")).await.assert_error(404, "not_found", Some("user_id"));
+    app.get(&mine, &format!("/users/{their_user}/accounts/{their_account}")).await.assert_error(
+        404,
+        "not_found",
+        Some("user_id"),
     );
+    app.get(&mine, &format!("/users/{my_user}/accounts/{their_account}")).await.assert_error(
+        404,
+        "not_found",
+        Some("account_id"),
+    );
+    app.get(&mine, &format!("/users/{my_user}/accounts?connection_id={}", their_conn["id"].as_str().unwrap()))
+        .await
+        .assert_error(404, "not_found", Some("connection_id"));
+    let my_account =
+        app.get(&mine, &format!("/users/{my_user}/accounts")).await.body["data"][0]["id"].as_str().unwrap().to_string();
+    app.get(&mine, &format!("/users/{my_other}/accounts/{my_account}")).await.assert_error(
+        404,
+        "not_found",
+        Some("account_id"),
+    );
+    assert_eq!(app.get(&mine, &format!("/users/{my_other}/accounts")).await.body["data"], json!([]));
 }

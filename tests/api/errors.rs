@@ -17,44 +17,21 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     let none = Reply::from(app.client.get(app.url("/users")).send().await.unwrap()).await;
     none.assert_error(401, "invalid_api_key", None);
     let basic = Reply::from(
-        app.client
-            .get(app.url("/users"))
-            .header("Authorization", format!("Basic {key}"))
-            .send()
-            .await
-            .unwrap(),
+        app.client.get(app.url("/users")).header("Authorization", format!("Basic {key}")).send().await.unwrap(),
     )
     .await;
     basic.assert_error(401, "invalid_api_key", None);
-    app.get("sk_short", "/users")
-        .await
-        .assert_error(401, "invalid_api_key", None);
-    app.get(&format!("sk_{}", "A".repeat(40)), "/users")
-        .await
-        .assert_error(401, "invalid_api_key", None);
+    app.get("sk_short", "/users").await.assert_error(401, "invalid_api_key", None);
+    app.get(&format!("sk_{}", "A".repeat(40)), "/users").await.assert_error(401, "invalid_api_key", None);
 
     let doomed = app.key_for(&partner, "expenses").await;
     assert_eq!(app.get(&doomed, "/users").await.status, 200);
-    let keys = core_grpc::admin::list_keys(&app.db, &partner)
-        .await
-        .unwrap();
-    let doomed_id = keys
-        .iter()
-        .find(|k| doomed.ends_with(&k.secret_last4) && k.revoked_at.is_none())
-        .unwrap()
-        .id
-        .clone();
-    core_grpc::admin::revoke_key(&app.db, &doomed_id)
-        .await
-        .unwrap();
-    app.get(&doomed, "/users")
-        .await
-        .assert_error(401, "invalid_api_key", None);
-    assert_eq!(
-        app.get(&key, "/users").await.status,
-        200,
-        "other keys keep working"
-    );
+    let keys = core_grpc::admin::list_keys(&app.db, &partner).await.unwrap();
+    let doomed_id =
+        keys.iter().find(|k| doomed.ends_with(&k.secret_last4) && k.revoked_at.is_none()).unwrap().id.clone();
+    core_grpc::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
+    app.get(&doomed, "/users").await.assert_error(401, "invalid_api_key", None);
+    assert_eq!(app.get(&key, "/users").await.status, 200, "other keys keep working");
 }
 
 #[tokio::test]
@@ -62,34 +39,23 @@ async fn a_token_admin_key_cannot_reach_data_endpoints() {
     let app = TestApp::spawn().await;
     let (_, admin_key) = app.partner_key("token_admin").await;
     for path in ["/users", "/merchants", "/administrators"] {
-        app.get(&admin_key, path)
-            .await
-            .assert_error(403, "insufficient_key_scope", None);
+        app.get(&admin_key, path).await.assert_error(403, "insufficient_key_scope", None);
     }
-    app.post(&admin_key, "/users", json!({"external_user_id": "x"}))
-        .await
-        .assert_error(403, "insufficient_key_scope", None);
+    app.post(&admin_key, "/users", json!({"external_user_id": "x"})).await.assert_error(
+        403,
+        "insufficient_key_scope",
+        None,
+    );
 }
 
 #[tokio::test]
 async fn any_data_key_reaches_users_and_directories() {
     let app = TestApp::spawn().await;
-    for scope in [
-        "expenses",
-        "benefit_account",
-        "account_numbers",
-        "identity",
-        "ingest",
-        "connections",
-    ] {
+    for scope in ["expenses", "benefit_account", "account_numbers", "identity", "ingest", "connections"] {
         let (_, key) = app.partner_key(scope).await;
         assert_eq!(app.get(&key, "/users").await.status, 200, "{scope}");
         assert_eq!(app.get(&key, "/merchants").await.status, 200, "{scope}");
-        assert_eq!(
-            app.get(&key, "/administrators").await.status,
-            200,
-            "{scope}"
-        );
+        assert_eq!(app.get(&key, "/administrators").await.status, 200, "{scope}");
     }
 }
 
@@ -98,82 +64,47 @@ async fn bodies_must_be_json_objects_with_known_fields() {
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses").await;
     let post = |body: &'static str, content_type: Option<&'static str>| {
-        let mut request = app
-            .client
-            .post(app.url("/users"))
-            .bearer_auth(&key)
-            .body(body);
+        let mut request = app.client.post(app.url("/users")).bearer_auth(&key).body(body);
         if let Some(ct) = content_type {
             request = request.header("Content-Type", ct);
         }
         async move { Reply::from(request.send().await.unwrap()).await }
     };
-    post(r#"{"external_user_id":"a"}"#, None)
-        .await
-        .assert_error(400, "invalid_request", None);
-    post(r#"{"external_user_id":"a"}"#, Some("text/plain"))
-        .await
-        .assert_error(400, "invalid_request", None);
-    post(r#"{"external_user_id":"a""#, Some("application/json"))
-        .await
-        .assert_error(400, "invalid_request", None);
-    post("", Some("application/json"))
-        .await
-        .assert_error(400, "invalid_request", None);
-    post("[1,2]", Some("application/json"))
-        .await
-        .assert_error(400, "invalid_request", None);
-    post(
-        r#"{"external_user_id":"a"} trailing"#,
-        Some("application/json"),
-    )
-    .await
-    .assert_error(400, "invalid_request", None);
-    let ok = post(
-        r#"{"external_user_id":"a"}"#,
-        Some("application/json; charset=utf-8"),
-    )
-    .await;
+    post(r#"{"external_user_id":"a"}"#, None).await.assert_error(400, "invalid_request", None);
+    post(r#"{"external_user_id":"a"}"#, Some("text/plain")).await.assert_error(400, "invalid_request", None);
+    post(r#"{"external_user_id":"a""#, Some("application/json")).await.assert_error(400, "invalid_request", None);
+    post("", Some("application/json")).await.assert_error(400, "invalid_request", None);
+    post("[1,2]", Some("application/json")).await.assert_error(400, "invalid_request", None);
+    post(r#"{"external_user_id":"a"} trailing"#, Some("application/json")).await.assert_error(
+        400,
+        "invalid_request",
+        None,
+    );
+    let ok = post(r#"{"external_user_id":"a"}"#, Some("application/json; charset=utf-8")).await;
     assert_eq!(ok.status, 201, "{}", ok.body);
 }
 
 #[tokio::test]
 async fn bodies_over_the_limit_are_413() {
     let app = TestApp::spawn_with(Options {
-        gateway: GatewayConfig {
-            max_body_bytes: 1024,
-            ..Default::default()
-        },
+        gateway: GatewayConfig { max_body_bytes: 1024, ..Default::default() },
         ..Default::default()
     })
     .await;
     let (_, key) = app.partner_key("expenses").await;
     let big = json!({"external_user_id": "a", "first_name": "x".repeat(4096)});
-    app.post(&key, "/users", big)
-        .await
-        .assert_error(413, "request_too_large", None);
+    app.post(&key, "/users", big).await.assert_error(413, "request_too_large", None);
 }
 
 #[tokio::test]
 async fn unknown_paths_and_methods_use_the_envelope() {
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses").await;
-    app.get(&key, "/nope")
-        .await
-        .assert_error(404, "not_found", None);
-    app.get(&key, "/users/usr_x/unknown")
-        .await
-        .assert_error(404, "not_found", None);
+    app.get(&key, "/nope").await.assert_error(404, "not_found", None);
+    app.get(&key, "/users/usr_x/unknown").await.assert_error(404, "not_found", None);
     let wrong = app.delete(&key, "/users").await;
     wrong.assert_error(405, "invalid_request", None);
-    let unversioned = Reply::from(
-        app.client
-            .get(format!("{}/users", app.http_root))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let unversioned = Reply::from(app.client.get(format!("{}/users", app.http_root)).send().await.unwrap()).await;
     unversioned.assert_error(404, "not_found", None);
 }
 
@@ -192,28 +123,14 @@ async fn request_ids_are_generated_or_echoed() {
         .await
         .unwrap();
     assert_eq!(mine.headers()["request-id"], "req-partner-123");
-    let failed = app
-        .client
-        .get(app.url("/nope"))
-        .header("Request-Id", "req-err-1")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        failed.headers()["request-id"],
-        "req-err-1",
-        "errors carry it too"
-    );
+    let failed = app.client.get(app.url("/nope")).header("Request-Id", "req-err-1").send().await.unwrap();
+    assert_eq!(failed.headers()["request-id"], "req-err-1", "errors carry it too");
 }
 
 #[tokio::test]
 async fn rate_limits_answer_429_with_headers_per_key() {
     let options = Options {
-        core: CoreConfig {
-            rate_limit_rps: 1,
-            rate_limit_burst: 3,
-            ..CoreConfig::default()
-        },
+        core: CoreConfig { rate_limit_rps: 1, rate_limit_burst: 3, ..CoreConfig::default() },
         ..Default::default()
     };
     let app = TestApp::spawn_with(options).await;
@@ -225,28 +142,16 @@ async fn rate_limits_answer_429_with_headers_per_key() {
     assert!(statuses[..3].iter().all(|r| r.status == 200));
     let limited = statuses.last().unwrap();
     limited.assert_error(429, "rate_limited", None);
-    let retry_after: u64 = limited.headers["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry_after: u64 = limited.headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=2).contains(&retry_after), "{retry_after}");
     assert_eq!(limited.headers["ratelimit-limit"], "3");
     assert_eq!(limited.headers["ratelimit-remaining"], "0");
     assert!(limited.headers.contains_key("ratelimit-reset"));
 
     let fresh = app.key_for(&partner, "expenses").await;
-    assert_eq!(
-        app.get(&fresh, "/merchants").await.status,
-        200,
-        "limits are per key"
-    );
+    assert_eq!(app.get(&fresh, "/merchants").await.status, 200, "limits are per key");
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(
-        app.get(&key, "/merchants").await.status,
-        200,
-        "the bucket refills"
-    );
+    assert_eq!(app.get(&key, "/merchants").await.status, 200, "the bucket refills");
 }
 
 #[tokio::test]
@@ -261,37 +166,13 @@ async fn a_core_that_is_down_is_a_500_that_leaks_nothing() {
     };
     let addr = listener.local_addr().unwrap();
     let channel = rest_gateway::core_channel(&format!("http://127.0.0.1:{dead_port}")).unwrap();
-    tokio::spawn(rest_gateway::run(
-        listener,
-        channel,
-        GatewayConfig::default(),
-        std::future::pending(),
-    ));
-    let reply = Reply::from(
-        app.client
-            .get(format!("http://{addr}/api/v1/users"))
-            .bearer_auth(&key)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    tokio::spawn(rest_gateway::run(listener, channel, GatewayConfig::default(), std::future::pending()));
+    let reply =
+        Reply::from(app.client.get(format!("http://{addr}/api/v1/users")).bearer_auth(&key).send().await.unwrap())
+            .await;
     reply.assert_error(500, "internal_error", None);
     assert!(!reply.body.to_string().contains("127.0.0.1"));
-    let health = app
-        .client
-        .get(format!("http://{addr}/healthz"))
-        .send()
-        .await
-        .unwrap();
+    let health = app.client.get(format!("http://{addr}/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 503);
-    assert_eq!(
-        app.client
-            .get(format!("{}/healthz", app.http_root))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
+    assert_eq!(app.client.get(format!("{}/healthz", app.http_root)).send().await.unwrap().status(), 200);
 }

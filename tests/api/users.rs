@@ -31,16 +31,10 @@ async fn create_returns_the_user_without_profile_fields_and_get_reads_it() {
     assert!(user["created_at"].as_str().unwrap().ends_with('Z'));
     let mut keys: Vec<_> = user.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(
-        keys,
-        ["created_at", "external_user_id", "id", "status"],
-        "no PII on the user object"
-    );
+    assert_eq!(keys, ["created_at", "external_user_id", "id", "status"], "no PII on the user object");
     assert!(reply.headers.get("request-id").is_some());
 
-    let read = app
-        .get(&key, &format!("/users/{}", user["id"].as_str().unwrap()))
-        .await;
+    let read = app.get(&key, &format!("/users/{}", user["id"].as_str().unwrap())).await;
     assert_eq!(read.status, 200);
     assert_eq!(read.body, user);
 }
@@ -53,55 +47,21 @@ async fn profile_fields_are_validated_with_their_param() {
         (json!({}), "external_user_id"),
         (json!({"external_user_id": ""}), "external_user_id"),
         (json!({"external_user_id": 42}), "external_user_id"),
-        (
-            json!({"external_user_id": "a", "email": "not-an-email"}),
-            "email",
-        ),
+        (json!({"external_user_id": "a", "email": "not-an-email"}), "email"),
         (json!({"external_user_id": "a", "email": "a@b"}), "email"),
-        (
-            json!({"external_user_id": "a", "phone": "call me"}),
-            "phone",
-        ),
-        (
-            json!({"external_user_id": "a", "first_name": ""}),
-            "first_name",
-        ),
-        (
-            json!({"external_user_id": "a", "address": {"country": "USA"}}),
-            "address.country",
-        ),
-        (
-            json!({"external_user_id": "a", "address": {"country": "XX"}}),
-            "address.country",
-        ),
-        (
-            json!({"external_user_id": "a", "address": {"planet": "Mars"}}),
-            "address.planet",
-        ),
-        (
-            json!({"external_user_id": "a", "address": "Main St"}),
-            "address",
-        ),
-        (
-            json!({"external_user_id": "a", "nickname": "J"}),
-            "nickname",
-        ),
+        (json!({"external_user_id": "a", "phone": "call me"}), "phone"),
+        (json!({"external_user_id": "a", "first_name": ""}), "first_name"),
+        (json!({"external_user_id": "a", "address": {"country": "USA"}}), "address.country"),
+        (json!({"external_user_id": "a", "address": {"country": "XX"}}), "address.country"),
+        (json!({"external_user_id": "a", "address": {"planet": "Mars"}}), "address.planet"),
+        (json!({"external_user_id": "a", "address": "Main St"}), "address"),
+        (json!({"external_user_id": "a", "nickname": "J"}), "nickname"),
     ];
     for (body, param) in cases {
-        app.post(&key, "/users", body.clone()).await.assert_error(
-            400,
-            "invalid_request",
-            Some(param),
-        );
+        app.post(&key, "/users", body.clone()).await.assert_error(400, "invalid_request", Some(param));
     }
     // Lower-case country codes are accepted (and stored upper-case).
-    let ok = app
-        .post(
-            &key,
-            "/users",
-            json!({"external_user_id": "b", "address": {"country": "de"}}),
-        )
-        .await;
+    let ok = app.post(&key, "/users", json!({"external_user_id": "b", "address": {"country": "de"}})).await;
     assert_eq!(ok.status, 201, "{}", ok.body);
 }
 
@@ -111,9 +71,11 @@ async fn a_repeated_external_user_id_is_a_conflict_within_a_partner_only() {
     let (_, key) = app.partner_key("expenses").await;
     let (_, other) = app.partner_key("expenses").await;
     app.create_user(&key, "same").await;
-    app.post(&key, "/users", json!({"external_user_id": "same"}))
-        .await
-        .assert_error(409, "user_already_exists", Some("external_user_id"));
+    app.post(&key, "/users", json!({"external_user_id": "same"})).await.assert_error(
+        409,
+        "user_already_exists",
+        Some("external_user_id"),
+    );
     app.create_user(&other, "same").await;
 }
 
@@ -125,28 +87,17 @@ async fn list_filters_by_status_newest_first() {
     let second = app.create_user(&key, "u2").await;
     let all = app.get(&key, "/users").await;
     assert_eq!(all.status, 200);
-    let ids: Vec<_> = all.body["data"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["id"].as_str().unwrap().to_string())
-        .collect();
+    let ids: Vec<_> =
+        all.body["data"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap().to_string()).collect();
     assert_eq!(ids, [second, first]);
-    assert_eq!(
-        all.body["pagination"],
-        json!({"total": 2, "limit": 25, "offset": 0, "has_more": false})
-    );
+    assert_eq!(all.body["pagination"], json!({"total": 2, "limit": 25, "offset": 0, "has_more": false}));
 
     let active = app.get(&key, "/users?status=active").await;
     assert_eq!(active.body["pagination"]["total"], 2);
     let inactive = app.get(&key, "/users?status=inactive").await;
     assert_eq!(inactive.body["data"], json!([]));
     assert_eq!(inactive.body["pagination"]["total"], 0);
-    app.get(&key, "/users?status=deleted").await.assert_error(
-        400,
-        "invalid_request",
-        Some("status"),
-    );
+    app.get(&key, "/users?status=deleted").await.assert_error(400, "invalid_request", Some("status"));
 }
 
 #[tokio::test]
@@ -167,17 +118,12 @@ async fn pagination_edges() {
         ("offset=1.5", "offset"),
         ("colour=red", "colour"),
     ] {
-        app.get(&key, &format!("/users?{query}"))
-            .await
-            .assert_error(400, "invalid_request", Some(param));
+        app.get(&key, &format!("/users?{query}")).await.assert_error(400, "invalid_request", Some(param));
     }
 
     let one = app.get(&key, "/users?limit=1").await;
     assert_eq!(one.body["data"].as_array().unwrap().len(), 1);
-    assert_eq!(
-        one.body["pagination"],
-        json!({"total": 3, "limit": 1, "offset": 0, "has_more": true})
-    );
+    assert_eq!(one.body["pagination"], json!({"total": 3, "limit": 1, "offset": 0, "has_more": true}));
 
     let hundred = app.get(&key, "/users?limit=100").await;
     assert_eq!(hundred.body["data"].as_array().unwrap().len(), 3);
@@ -190,25 +136,14 @@ async fn pagination_edges() {
     let past = app.get(&key, "/users?limit=2&offset=50").await;
     assert_eq!(past.status, 200);
     assert_eq!(past.body["data"], json!([]));
-    assert_eq!(
-        past.body["pagination"],
-        json!({"total": 3, "limit": 2, "offset": 50, "has_more": false})
-    );
+    assert_eq!(past.body["pagination"], json!({"total": 3, "limit": 2, "offset": 50, "has_more": false}));
 
     // Walking the pages visits every user exactly once.
     let mut seen = Vec::new();
     let mut offset = 0;
     loop {
-        let page = app
-            .get(&key, &format!("/users?limit=1&offset={offset}"))
-            .await;
-        seen.extend(
-            page.body["data"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|u| u["id"].clone()),
-        );
+        let page = app.get(&key, &format!("/users?limit=1&offset={offset}")).await;
+        seen.extend(page.body["data"].as_array().unwrap().iter().map(|u| u["id"].clone()));
         if !page.body["pagination"]["has_more"].as_bool().unwrap() {
             break;
         }
@@ -226,17 +161,11 @@ async fn another_partners_users_are_invisible() {
     let their_user = app.create_user(&theirs, "private").await;
     app.create_user(&mine, "mine").await;
 
-    app.get(&mine, &format!("/users/{their_user}"))
-        .await
-        .assert_error(404, "not_found", Some("user_id"));
+    app.get(&mine, &format!("/users/{their_user}")).await.assert_error(404, "not_found", Some("user_id"));
     let listed = app.get(&mine, "/users").await;
     assert_eq!(listed.body["pagination"]["total"], 1);
     assert!(!listed.body.to_string().contains(&their_user));
     // Unknown and malformed ids look exactly the same.
-    app.get(&mine, "/users/usr_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b")
-        .await
-        .assert_error(404, "not_found", Some("user_id"));
-    app.get(&mine, "/users/not-an-id")
-        .await
-        .assert_error(404, "not_found", Some("user_id"));
+    app.get(&mine, "/users/usr_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b").await.assert_error(404, "not_found", Some("user_id"));
+    app.get(&mine, "/users/not-an-id").await.assert_error(404, "not_found", Some("user_id"));
 }

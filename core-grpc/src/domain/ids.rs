@@ -52,10 +52,7 @@ pub fn new_id(kind: IdKind) -> String {
 /// `not_found`, exactly as for an id that does not exist.
 pub fn parse_id(kind: IdKind, id: &str) -> Option<&str> {
     let hex = id.strip_prefix(kind.prefix())?;
-    let well_formed = hex.len() == 32
-        && hex
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    let well_formed = hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
     well_formed.then_some(id)
 }
 
@@ -75,14 +72,8 @@ mod tests {
 
     #[test]
     fn malformed_ids_do_not_parse() {
-        assert_eq!(
-            parse_id(IdKind::User, "conn_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"),
-            None
-        );
-        assert_eq!(
-            parse_id(IdKind::User, "usr_0190F0B1C2D37E8F9A0B1C2D3E4F5A6B"),
-            None
-        );
+        assert_eq!(parse_id(IdKind::User, "conn_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b"), None);
+        assert_eq!(parse_id(IdKind::User, "usr_0190F0B1C2D37E8F9A0B1C2D3E4F5A6B"), None);
         assert_eq!(parse_id(IdKind::User, "usr_123"), None);
         assert_eq!(parse_id(IdKind::User, "usr_' OR 1=1 --"), None);
     }

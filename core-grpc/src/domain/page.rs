@@ -18,20 +18,14 @@ impl Page {
             None => DEFAULT_LIMIT,
             Some(n) if (1..=MAX_LIMIT as i64).contains(&n) => n as u64,
             Some(n) => {
-                return Err(CoreError::invalid(
-                    "limit",
-                    format!("limit must be between 1 and {MAX_LIMIT}; got {n}."),
-                ));
+                return Err(CoreError::invalid("limit", format!("limit must be between 1 and {MAX_LIMIT}; got {n}.")));
             }
         };
         let offset = match offset {
             None => 0,
             Some(n) if n >= 0 => n as u64,
             Some(n) => {
-                return Err(CoreError::invalid(
-                    "offset",
-                    format!("offset must be 0 or greater; got {n}."),
-                ));
+                return Err(CoreError::invalid("offset", format!("offset must be 0 or greater; got {n}.")));
             }
         };
         Ok(Page { limit, offset })
@@ -49,12 +43,7 @@ impl Page {
 
     /// This page of an in-memory list.
     pub fn slice<T: Clone>(&self, items: &[T]) -> Vec<T> {
-        items
-            .iter()
-            .skip(self.offset as usize)
-            .take(self.limit as usize)
-            .cloned()
-            .collect()
+        items.iter().skip(self.offset as usize).take(self.limit as usize).cloned().collect()
     }
 }
 
@@ -64,13 +53,7 @@ mod tests {
 
     #[test]
     fn defaults_and_bounds() {
-        assert_eq!(
-            Page::parse(None, None).unwrap(),
-            Page {
-                limit: 25,
-                offset: 0
-            }
-        );
+        assert_eq!(Page::parse(None, None).unwrap(), Page { limit: 25, offset: 0 });
         assert_eq!(Page::parse(Some(1), Some(0)).unwrap().limit, 1);
         assert_eq!(Page::parse(Some(100), None).unwrap().limit, 100);
         for bad in [0, 101, -1] {

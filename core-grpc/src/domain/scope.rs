@@ -62,15 +62,11 @@ pub enum ScopeSetError {
 impl fmt::Display for ScopeSetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScopeSetError::Unknown(name) => write!(
-                f,
-                "unknown scope '{name}'; known scopes: {}",
-                Scope::ALL.map(Scope::as_str).join(", ")
-            ),
-            ScopeSetError::Empty => f.write_str("a key needs at least one scope"),
-            ScopeSetError::TokenAdminNotAlone => {
-                f.write_str("a key holding token_admin cannot hold any other scope")
+            ScopeSetError::Unknown(name) => {
+                write!(f, "unknown scope '{name}'; known scopes: {}", Scope::ALL.map(Scope::as_str).join(", "))
             }
+            ScopeSetError::Empty => f.write_str("a key needs at least one scope"),
+            ScopeSetError::TokenAdminNotAlone => f.write_str("a key holding token_admin cannot hold any other scope"),
         }
     }
 }
@@ -137,18 +133,12 @@ mod tests {
     #[test]
     fn token_admin_stands_alone() {
         assert!(ScopeSet::parse_csv("token_admin").unwrap().is_token_admin());
-        assert_eq!(
-            ScopeSet::parse_csv("token_admin,identity"),
-            Err(ScopeSetError::TokenAdminNotAlone)
-        );
+        assert_eq!(ScopeSet::parse_csv("token_admin,identity"), Err(ScopeSetError::TokenAdminNotAlone));
     }
 
     #[test]
     fn rejects_unknown_and_empty() {
-        assert_eq!(
-            ScopeSet::parse_csv("expenses,admin"),
-            Err(ScopeSetError::Unknown("admin".into()))
-        );
+        assert_eq!(ScopeSet::parse_csv("expenses,admin"), Err(ScopeSetError::Unknown("admin".into())));
         assert_eq!(ScopeSet::parse_csv(" , "), Err(ScopeSetError::Empty));
     }
 
@@ -156,15 +146,8 @@ mod tests {
     fn every_scope_named_in_the_proto_exists() {
         for path in sail_api::access::METHOD_PATHS {
             let rule = sail_api::access::access_rule(path).unwrap();
-            for name in rule
-                .any_key_scope
-                .iter()
-                .chain(rule.user_token_scope.iter())
-            {
-                assert!(
-                    Scope::parse(name).is_some(),
-                    "{path} names unknown scope {name}"
-                );
+            for name in rule.any_key_scope.iter().chain(rule.user_token_scope.iter()) {
+                assert!(Scope::parse(name).is_some(), "{path} names unknown scope {name}");
             }
         }
     }

@@ -15,10 +15,8 @@ pub struct AccountsService {
 
 fn balance(view: &AccountView) -> Option<pb::Balance> {
     let a = &view.account;
-    view.show_balance.then(|| pb::Balance {
-        cash: to_major(a.cash_minor.unwrap_or(0)),
-        invested: a.invested_minor.map(to_major),
-    })
+    view.show_balance
+        .then(|| pb::Balance { cash: to_major(a.cash_minor.unwrap_or(0)), invested: a.invested_minor.map(to_major) })
 }
 
 pub fn account_to_pb(view: AccountView) -> pb::Account {
@@ -45,20 +43,13 @@ pub fn account_detail_to_pb(view: AccountView) -> Result<pb::AccountDetail, crat
             .map_err(|err| crate::CoreError::Internal(format!("holdings of {}: {err}", a.id)))?,
         None => Vec::new(),
     };
-    let investments = a
-        .invested_minor
-        .filter(|_| view.show_balance)
-        .map(|total| pb::Investments {
-            total: to_major(total),
-            holdings: holdings
-                .into_iter()
-                .map(|h| pb::Holding {
-                    name: h.name,
-                    symbol: h.symbol,
-                    value: to_major(h.value_minor),
-                })
-                .collect(),
-        });
+    let investments = a.invested_minor.filter(|_| view.show_balance).map(|total| pb::Investments {
+        total: to_major(total),
+        holdings: holdings
+            .into_iter()
+            .map(|h| pb::Holding { name: h.name, symbol: h.symbol, value: to_major(h.value_minor) })
+            .collect(),
+    });
     let contributions = a.tax_year.map(|tax_year| pb::Contributions {
         tax_year,
         year_to_date: to_major(a.contributions_ytd_minor.unwrap_or(0)),
@@ -93,14 +84,8 @@ impl Accounts for AccountsService {
             account_type: req.r#type.as_deref().map(parse_account_type).transpose()?,
         };
         let page = Page::parse(req.limit, req.offset)?;
-        let (found, total) = accounts::list_accounts(
-            &self.core.db,
-            &caller.partner_id,
-            &req.user_id,
-            filter,
-            page,
-        )
-        .await?;
+        let (found, total) =
+            accounts::list_accounts(&self.core.db, &caller.partner_id, &req.user_id, filter, page).await?;
         Ok(Response::new(pb::ListAccountsResponse {
             data: found.into_iter().map(account_to_pb).collect(),
             pagination: Some(page.pagination(total)),
@@ -113,13 +98,7 @@ impl Accounts for AccountsService {
     ) -> Result<Response<pb::AccountDetail>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
-        let found = accounts::get_account(
-            &self.core.db,
-            &caller.partner_id,
-            &req.user_id,
-            &req.account_id,
-        )
-        .await?;
+        let found = accounts::get_account(&self.core.db, &caller.partner_id, &req.user_id, &req.account_id).await?;
         Ok(Response::new(account_detail_to_pb(found)?))
     }
 }

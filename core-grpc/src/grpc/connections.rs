@@ -19,20 +19,14 @@ pub fn connection_to_pb(c: connection::Model, accounts: &[account::Model]) -> pb
     let summaries = accounts
         .iter()
         .filter(|a| a.connection_id == c.id)
-        .map(|a| pb::AccountSummary {
-            id: a.id.clone(),
-            r#type: a.r#type.clone(),
-            name: a.name.clone(),
-        })
+        .map(|a| pb::AccountSummary { id: a.id.clone(), r#type: a.r#type.clone(), name: a.name.clone() })
         .collect();
     let error = match (&c.error_code, &c.error_message) {
-        (Some(code), Some(message)) if c.status == connections::status::ERROR => {
-            Some(pb::ConnectionError {
-                code: code.clone(),
-                message: message.clone(),
-                recoverable: c.error_recoverable.unwrap_or(false),
-            })
-        }
+        (Some(code), Some(message)) if c.status == connections::status::ERROR => Some(pb::ConnectionError {
+            code: code.clone(),
+            message: message.clone(),
+            recoverable: c.error_recoverable.unwrap_or(false),
+        }),
         _ => None,
     };
     pb::Connection {
@@ -40,12 +34,7 @@ pub fn connection_to_pb(c: connection::Model, accounts: &[account::Model]) -> pb
         user_id: c.user_id,
         r#type: c.r#type,
         status: c.status,
-        products: c
-            .products
-            .split(',')
-            .filter(|p| !p.is_empty())
-            .map(str::to_string)
-            .collect(),
+        products: c.products.split(',').filter(|p| !p.is_empty()).map(str::to_string).collect(),
         accounts: summaries,
         provider: Some(pb::Provider {
             id: c.provider_id,
@@ -61,26 +50,13 @@ pub fn connection_to_pb(c: connection::Model, accounts: &[account::Model]) -> pb
 }
 
 /// Renders connections with their account summaries (one query for all).
-pub async fn render(
-    core: &Core,
-    found: Vec<connection::Model>,
-) -> Result<Vec<pb::Connection>, crate::CoreError> {
-    let accounts =
-        connections::accounts_of(&core.db, found.iter().map(|c| c.id.clone()).collect()).await?;
-    Ok(found
-        .into_iter()
-        .map(|c| connection_to_pb(c, &accounts))
-        .collect())
+pub async fn render(core: &Core, found: Vec<connection::Model>) -> Result<Vec<pb::Connection>, crate::CoreError> {
+    let accounts = connections::accounts_of(&core.db, found.iter().map(|c| c.id.clone()).collect()).await?;
+    Ok(found.into_iter().map(|c| connection_to_pb(c, &accounts)).collect())
 }
 
-pub async fn render_one(
-    core: &Core,
-    found: connection::Model,
-) -> Result<pb::Connection, crate::CoreError> {
-    render(core, vec![found])
-        .await?
-        .pop()
-        .ok_or_else(|| crate::CoreError::Internal("connection vanished".into()))
+pub async fn render_one(core: &Core, found: connection::Model) -> Result<pb::Connection, crate::CoreError> {
+    render(core, vec![found]).await?.pop().ok_or_else(|| crate::CoreError::Internal("connection vanished".into()))
 }
 
 #[tonic::async_trait]
@@ -92,9 +68,7 @@ impl Connections for ConnectionsService {
         let caller = caller(&request)?;
         let req = request.into_inner();
         let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
-        let created =
-            connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new)
-                .await?;
+        let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
         Ok(Response::new(render_one(&self.core, created).await?))
     }
 
@@ -106,8 +80,7 @@ impl Connections for ConnectionsService {
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) =
-            connections::list_connections(&self.core.db, &caller.partner_id, &req.user_id, page)
-                .await?;
+            connections::list_connections(&self.core.db, &caller.partner_id, &req.user_id, page).await?;
         Ok(Response::new(pb::ListConnectionsResponse {
             data: render(&self.core, found).await?,
             pagination: Some(page.pagination(total)),
@@ -120,13 +93,8 @@ impl Connections for ConnectionsService {
     ) -> Result<Response<pb::Connection>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
-        let found = connections::get_connection(
-            &self.core.db,
-            &caller.partner_id,
-            &req.user_id,
-            &req.connection_id,
-        )
-        .await?;
+        let found =
+            connections::get_connection(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id).await?;
         Ok(Response::new(render_one(&self.core, found).await?))
     }
 
@@ -136,13 +104,7 @@ impl Connections for ConnectionsService {
     ) -> Result<Response<pb::Connection>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
-        let done = connections::disconnect(
-            &self.core.db,
-            &caller.partner_id,
-            &req.user_id,
-            &req.connection_id,
-        )
-        .await?;
+        let done = connections::disconnect(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id).await?;
         Ok(Response::new(render_one(&self.core, done).await?))
     }
 }

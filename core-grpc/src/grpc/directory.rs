@@ -16,13 +16,8 @@ pub fn merchant_to_pb(m: merchant::Model) -> pb::Merchant {
     pb::Merchant {
         id: m.id,
         name: m.name,
-        capabilities: Some(pb::MerchantCapabilities {
-            item_level_receipts: m.item_level_receipts,
-        }),
-        urls: Some(pb::DirectoryUrls {
-            main: m.main_url,
-            logo: m.logo_url,
-        }),
+        capabilities: Some(pb::MerchantCapabilities { item_level_receipts: m.item_level_receipts }),
+        urls: Some(pb::DirectoryUrls { main: m.main_url, logo: m.logo_url }),
     }
 }
 
@@ -30,16 +25,8 @@ pub fn administrator_to_pb(a: administrator::Model) -> pb::Administrator {
     pb::Administrator {
         id: a.id,
         name: a.name,
-        account_types: a
-            .account_types
-            .split('|')
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-            .collect(),
-        urls: Some(pb::DirectoryUrls {
-            main: a.main_url,
-            logo: None,
-        }),
+        account_types: a.account_types.split('|').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        urls: Some(pb::DirectoryUrls { main: a.main_url, logo: None }),
     }
 }
 
@@ -69,8 +56,7 @@ impl Administrators for DirectoryService {
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let search = search_text(req.search)?;
-        let (found, total) =
-            directory::list_administrators(&self.db, search.as_deref(), page).await?;
+        let (found, total) = directory::list_administrators(&self.db, search.as_deref(), page).await?;
         Ok(Response::new(pb::ListAdministratorsResponse {
             data: found.into_iter().map(administrator_to_pb).collect(),
             pagination: Some(page.pagination(total)),

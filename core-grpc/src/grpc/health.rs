@@ -10,15 +10,9 @@ pub struct HealthService {
 
 #[tonic::async_trait]
 impl ApiHealth for HealthService {
-    async fn check(
-        &self,
-        _request: Request<pb::CheckRequest>,
-    ) -> Result<Response<pb::CheckResponse>, Status> {
+    async fn check(&self, _request: Request<pb::CheckRequest>) -> Result<Response<pb::CheckResponse>, Status> {
         match self.db.ping().await {
-            Ok(()) => Ok(Response::new(pb::CheckResponse {
-                status: "ok".into(),
-                database: "ok".into(),
-            })),
+            Ok(()) => Ok(Response::new(pb::CheckResponse { status: "ok".into(), database: "ok".into() })),
             Err(err) => {
                 tracing::error!(error = %err, "database ping failed");
                 Err(Status::unavailable("The database is unreachable."))

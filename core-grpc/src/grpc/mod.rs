@@ -6,4 +6,5 @@ pub mod connections;
 pub mod directory;
 pub mod health;
 pub mod sandbox;
+pub mod transactions;
 pub mod users;

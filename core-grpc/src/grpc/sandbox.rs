@@ -34,11 +34,8 @@ impl Sandbox for SandboxService {
             ))
             .into());
         }
-        let link = LinkRequest {
-            kind,
-            provider_id: req.provider_id,
-            username: SandboxUser::parse(req.username.as_deref())?,
-        };
+        let link =
+            LinkRequest { kind, provider_id: req.provider_id, username: SandboxUser::parse(req.username.as_deref())? };
         let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
         self.core.wake_workers();
         Ok(Response::new(render_one(&self.core, linked).await?))

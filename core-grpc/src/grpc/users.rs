@@ -39,10 +39,7 @@ impl Users for UsersService {
         }))
     }
 
-    async fn create_user(
-        &self,
-        request: Request<pb::CreateUserRequest>,
-    ) -> Result<Response<pb::User>, Status> {
+    async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = caller(&request)?;
         let req = request.into_inner();
         let address = req.address.unwrap_or_default();
@@ -62,13 +59,9 @@ impl Users for UsersService {
         Ok(Response::new(user_to_pb(created)))
     }
 
-    async fn get_user(
-        &self,
-        request: Request<pb::GetUserRequest>,
-    ) -> Result<Response<pb::User>, Status> {
+    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = caller(&request)?;
-        let found =
-            users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
+        let found = users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
         Ok(Response::new(user_to_pb(found)))
     }
 }

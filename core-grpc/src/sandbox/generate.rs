@@ -44,10 +44,7 @@ const FUNDS: [(&str, &str); 5] = [
     ("Vanguard Total Stock Market Index Fund Admiral", "VTSAX"),
     ("Fidelity 500 Index Fund", "FXAIX"),
     ("Vanguard Total Bond Market Index Fund Admiral", "VBTLX"),
-    (
-        "Vanguard Total International Stock Index Fund Admiral",
-        "VTIAX",
-    ),
+    ("Vanguard Total International Stock Index Fund Admiral", "VTIAX"),
     ("Schwab Target 2050 Index Fund", "SWYMX"),
 ];
 
@@ -63,10 +60,7 @@ pub fn benefit_accounts(
     today: NaiveDate,
 ) -> Vec<GeneratedAccount> {
     let mut rng = rng_for(seed);
-    let mut kinds: Vec<&str> = account_types
-        .split('|')
-        .filter(|k| ["hsa", "fsa", "hra"].contains(k))
-        .collect();
+    let mut kinds: Vec<&str> = account_types.split('|').filter(|k| ["hsa", "fsa", "hra"].contains(k)).collect();
     if kinds.is_empty() {
         kinds.push("hsa");
     }
@@ -86,18 +80,10 @@ pub fn benefit_accounts(
             match kind {
                 "hsa" => {
                     let family = rng.random_bool(0.35);
-                    let limit = if family {
-                        HSA_LIMIT_FAMILY_MINOR
-                    } else {
-                        HSA_LIMIT_SELF_MINOR
-                    };
+                    let limit = if family { HSA_LIMIT_FAMILY_MINOR } else { HSA_LIMIT_SELF_MINOR };
                     let opened_years_ago = rng.random_range(1..=6);
-                    let start = NaiveDate::from_ymd_opt(
-                        year - opened_years_ago,
-                        rng.random_range(1..=12),
-                        1,
-                    )
-                    .unwrap_or(jan_1);
+                    let start =
+                        NaiveDate::from_ymd_opt(year - opened_years_ago, rng.random_range(1..=12), 1).unwrap_or(jan_1);
                     let invested = rng.random_bool(0.6).then(|| cents(&mut rng, 1_000, 30_000));
                     let holdings = match invested {
                         None => Vec::new(),
@@ -134,10 +120,7 @@ pub fn benefit_accounts(
                         cash_minor: cents(&mut rng, 300, 9_000),
                         invested_minor: invested,
                         tax_year: year,
-                        contributions_ytd_minor: (limit as f64
-                            * year_elapsed
-                            * rng.random_range(0.3..1.0))
-                            as i64,
+                        contributions_ytd_minor: (limit as f64 * year_elapsed * rng.random_range(0.3..1.0)) as i64,
                         contribution_limit_minor: Some(limit),
                         coverage: Some(if family { "family" } else { "self_only" }),
                         holdings,
@@ -239,9 +222,7 @@ pub fn card_purchases(seed: &str, today: NaiveDate) -> Vec<GeneratedPurchase> {
             let reference: u64 = rng.random();
             Some(GeneratedPurchase {
                 external_transaction_id: format!("sbx_card_{reference:016x}"),
-                date: today
-                    .checked_sub_days(Days::new(rng.random_range(1..=90)))
-                    .unwrap_or(today),
+                date: today.checked_sub_days(Days::new(rng.random_range(1..=90))).unwrap_or(today),
                 amount_minor: cents(&mut rng, low, high),
                 description: row.raw_descriptor.clone(),
                 merchant_name: Some(row.normalized_merchant.clone()),
@@ -250,11 +231,7 @@ pub fn card_purchases(seed: &str, today: NaiveDate) -> Vec<GeneratedPurchase> {
             })
         })
         .collect();
-    purchases.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then(a.external_transaction_id.cmp(&b.external_transaction_id))
-    });
+    purchases.sort_by(|a, b| a.date.cmp(&b.date).then(a.external_transaction_id.cmp(&b.external_transaction_id)));
     purchases
 }
 
@@ -284,11 +261,7 @@ static RETAIL: Catalogue = &[
 ];
 
 static OPTICAL: Catalogue = &[
-    (
-        "Prescription Eyeglasses (single vision)",
-        (9500, 29500),
-        true,
-    ),
+    ("Prescription Eyeglasses (single vision)", (9500, 29500), true),
     ("Daily Contact Lenses 90pk", (5500, 9900), true),
     ("Comprehensive Eye Exam", (7500, 15000), true),
     ("Prescription Sunglasses", (12000, 29500), true),
@@ -323,15 +296,7 @@ static PHARMACY: Catalogue = &[
 fn catalogue_for(merchant: &str) -> Catalogue {
     let name = merchant.to_ascii_lowercase();
     let any = |words: &[&str]| words.iter().any(|w| name.contains(w));
-    if any(&[
-        "contacts",
-        "warby",
-        "lenscrafters",
-        "pearle",
-        "visionworks",
-        "america's best",
-        "zenni",
-    ]) {
+    if any(&["contacts", "warby", "lenscrafters", "pearle", "visionworks", "america's best", "zenni"]) {
         OPTICAL
     } else if name == "ro"
         || any(&[
@@ -350,25 +315,9 @@ fn catalogue_for(merchant: &str) -> Catalogue {
         ])
     {
         HEALTH_SERVICES
-    } else if any(&[
-        "amazon pharmacy",
-        "cost plus",
-        "capsule",
-        "fsa store",
-        "hsa store",
-    ]) {
+    } else if any(&["amazon pharmacy", "cost plus", "capsule", "fsa store", "hsa store"]) {
         PHARMACY
-    } else if any(&[
-        "vitamin",
-        "gnc",
-        "fitness",
-        "ag1",
-        "38tera",
-        "lyss",
-        "avocado",
-        "casa de sante",
-        "dr-ho",
-    ]) {
+    } else if any(&["vitamin", "gnc", "fitness", "ag1", "38tera", "lyss", "avocado", "casa de sante", "dr-ho"]) {
         WELLNESS
     } else {
         RETAIL
@@ -391,8 +340,7 @@ pub fn store_purchases(
             let lines = rng.random_range(1..=5.min(catalogue.len()));
             let items: Vec<OrderItem> = (0..lines)
                 .map(|_| {
-                    let (description, (low, high), eligible) =
-                        catalogue[rng.random_range(0..catalogue.len())];
+                    let (description, (low, high), eligible) = catalogue[rng.random_range(0..catalogue.len())];
                     let quantity = if rng.random_bool(0.8) { 1 } else { 2 };
                     OrderItem {
                         description: description.to_string(),
@@ -405,9 +353,7 @@ pub fn store_purchases(
             let order: u64 = rng.random_range(100_000_000..1_000_000_000);
             GeneratedPurchase {
                 external_transaction_id: format!("sbx_order_{order}"),
-                date: today
-                    .checked_sub_days(Days::new(rng.random_range(1..=90)))
-                    .unwrap_or(today),
+                date: today.checked_sub_days(Days::new(rng.random_range(1..=90))).unwrap_or(today),
                 amount_minor: items.iter().map(|i| i.amount_minor).sum(),
                 description: format!("{} ORDER #{order}", merchant.to_ascii_uppercase()),
                 merchant_name: Some(merchant.to_string()),
@@ -416,11 +362,7 @@ pub fn store_purchases(
             }
         })
         .collect();
-    purchases.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then(a.external_transaction_id.cmp(&b.external_transaction_id))
-    });
+    purchases.sort_by(|a, b| a.date.cmp(&b.date).then(a.external_transaction_id.cmp(&b.external_transaction_id)));
     purchases
 }
 
@@ -458,22 +400,15 @@ mod tests {
     #[test]
     fn benefit_accounts_follow_the_rules_of_their_type() {
         for seed in 0..40 {
-            let accounts =
-                benefit_accounts(&seed.to_string(), "HealthEquity", "hsa|fsa|hra", day());
+            let accounts = benefit_accounts(&seed.to_string(), "HealthEquity", "hsa|fsa|hra", day());
             assert!((1..=3).contains(&accounts.len()));
             for account in accounts {
                 match account.account_type {
                     "hsa" => {
                         assert_eq!(account.end_date, None);
-                        assert_eq!(
-                            account.invested_minor.is_some(),
-                            !account.holdings.is_empty()
-                        );
+                        assert_eq!(account.invested_minor.is_some(), !account.holdings.is_empty());
                         if let Some(invested) = account.invested_minor {
-                            assert_eq!(
-                                account.holdings.iter().map(|h| h.value_minor).sum::<i64>(),
-                                invested
-                            );
+                            assert_eq!(account.holdings.iter().map(|h| h.value_minor).sum::<i64>(), invested);
                         }
                     }
                     "fsa" => {
@@ -504,38 +439,22 @@ mod tests {
     fn histories_are_months_of_mixed_purchases() {
         let card = card_purchases("u1", day());
         assert!(card.len() >= 18);
-        assert!(
-            card.iter()
-                .all(|p| p.date < day() && p.date >= day() - Days::new(90))
-        );
+        assert!(card.iter().all(|p| p.date < day() && p.date >= day() - Days::new(90)));
         let outcomes: std::collections::HashSet<_> = card
             .iter()
-            .filter_map(|p| {
-                DESCRIPTORS
-                    .iter()
-                    .find(|d| d.raw_descriptor == p.description)
-            })
+            .filter_map(|p| DESCRIPTORS.iter().find(|d| d.raw_descriptor == p.description))
             .map(|d| d.expected_outcome.clone())
             .collect();
         assert!(outcomes.len() >= 2, "{outcomes:?}");
 
         let store = store_purchases("u1", "CVS Pharmacy", true, day());
-        let items: Vec<&OrderItem> = store
-            .iter()
-            .flat_map(|p| p.items.as_ref().unwrap())
-            .collect();
+        let items: Vec<&OrderItem> = store.iter().flat_map(|p| p.items.as_ref().unwrap()).collect();
         assert!(items.iter().any(|i| i.flagged_eligible == Some(true)));
         assert!(items.iter().any(|i| i.flagged_eligible == Some(false)));
         for purchase in &store {
             assert_eq!(
                 purchase.amount_minor,
-                purchase
-                    .items
-                    .as_ref()
-                    .unwrap()
-                    .iter()
-                    .map(|i| i.amount_minor)
-                    .sum::<i64>()
+                purchase.items.as_ref().unwrap().iter().map(|i| i.amount_minor).sum::<i64>()
             );
         }
     }

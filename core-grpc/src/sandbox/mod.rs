@@ -11,23 +11,20 @@ use chrono::NaiveDate;
 use entities::{account, administrator, connection, job, merchant, transaction};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 
 use crate::connections::{self, ConnectionType, ProviderRef, status};
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
+use crate::engine::Engine;
 use crate::error::CoreError;
+use crate::expenses::{self, NewTransaction, pending_row};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::users;
 
 /// The sandbox card issuers (there is no real issuer to reach from here).
-pub const CARD_ISSUERS: [&str; 3] = [
-    "Harbor Bank",
-    "Lighthouse Credit Union",
-    "Keel Card Services",
-];
+pub const CARD_ISSUERS: [&str; 3] = ["Harbor Bank", "Lighthouse Credit Union", "Keel Card Services"];
 
 /// The stable `fin_` id of a sandbox card issuer.
 pub fn card_issuer_id(name: &str) -> String {
@@ -62,9 +59,7 @@ impl SandboxUser {
             Some("user_error") => Ok(SandboxUser::Error),
             Some(other) => Err(CoreError::invalid(
                 "username",
-                format!(
-                    "Unknown sandbox username '{other}'; use user_good, user_bad or user_error."
-                ),
+                format!("Unknown sandbox username '{other}'; use user_good, user_bad or user_error."),
             )),
         }
     }
@@ -94,29 +89,18 @@ pub async fn resolve_provider(
     match kind {
         ConnectionType::BenefitAccount => {
             let found = match provider_id {
-                Some(id) => administrator::Entity::find_by_id(id)
-                    .one(db)
-                    .await?
-                    .ok_or_else(|| missing(id))?,
+                Some(id) => administrator::Entity::find_by_id(id).one(db).await?.ok_or_else(|| missing(id))?,
                 None => administrator::Entity::find()
                     .order_by_asc(administrator::Column::Name)
                     .one(db)
                     .await?
                     .ok_or_else(|| missing("(default administrator)"))?,
             };
-            Ok(ProviderRef {
-                kind: "administrator",
-                id: found.id,
-                name: found.name,
-                icon_url: None,
-            })
+            Ok(ProviderRef { kind: "administrator", id: found.id, name: found.name, icon_url: None })
         }
         ConnectionType::Store => {
             let found = match provider_id {
-                Some(id) => merchant::Entity::find_by_id(id)
-                    .one(db)
-                    .await?
-                    .ok_or_else(|| missing(id))?,
+                Some(id) => merchant::Entity::find_by_id(id).one(db).await?.ok_or_else(|| missing(id))?,
                 None => merchant::Entity::find()
                     .filter(merchant::Column::ItemLevelReceipts.eq(true))
                     .order_by_asc(merchant::Column::Name)
@@ -124,19 +108,11 @@ pub async fn resolve_provider(
                     .await?
                     .ok_or_else(|| missing("(default store)"))?,
             };
-            Ok(ProviderRef {
-                kind: "merchant",
-                id: found.id,
-                name: found.name,
-                icon_url: found.logo_url,
-            })
+            Ok(ProviderRef { kind: "merchant", id: found.id, name: found.name, icon_url: found.logo_url })
         }
         ConnectionType::Card => {
             let name = match provider_id {
-                Some(id) => CARD_ISSUERS
-                    .into_iter()
-                    .find(|n| card_issuer_id(n) == id)
-                    .ok_or_else(|| missing(id))?,
+                Some(id) => CARD_ISSUERS.into_iter().find(|n| card_issuer_id(n) == id).ok_or_else(|| missing(id))?,
                 None => CARD_ISSUERS[0],
             };
             Ok(ProviderRef {
@@ -205,32 +181,28 @@ pub async fn link(
 
 /// The sync of a sandbox connection, run by a worker for a claimed job. All
 /// of it commits together with the job's completion, or none of it does.
-pub async fn run_sync_job(db: &DatabaseConnection, claimed: &job::Model) -> Result<(), CoreError> {
+pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
     let txn = begin_write(db).await?;
     let found = match &claimed.connection_id {
-        Some(id) => {
-            connection::Entity::find_by_id(id.as_str())
-                .one(&txn)
-                .await?
-        }
+        Some(id) => connection::Entity::find_by_id(id.as_str()).one(&txn).await?,
         None => None,
     };
     let processed = match found {
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
         Some(found) if found.status == status::DISCONNECTED => 0,
-        Some(found) => sync_connection(&txn, found).await?,
+        Some(found) => sync_connection(&txn, found, &claimed.id).await?,
     };
+    // The synced purchase history goes through the same engine as pushed
+    // transactions.
+    expenses::adjudicate_job_rows(&txn, engine, &claimed.id).await?;
     jobs::complete(&txn, claimed, processed).await?;
     txn.commit().await?;
     Ok(())
 }
 
 /// Fills one connection from its sandbox provider; returns the records made.
-async fn sync_connection(
-    db: &impl ConnectionTrait,
-    found: connection::Model,
-) -> Result<i32, CoreError> {
+async fn sync_connection(db: &impl ConnectionTrait, found: connection::Model, job_id: &str) -> Result<i32, CoreError> {
     let now = time::now();
     if found.sandbox_username.as_deref() == Some(SandboxUser::Error.as_str()) {
         let mut errored: connection::ActiveModel = found.into();
@@ -246,15 +218,10 @@ async fn sync_connection(
     }
 
     let owner = users::user_by_id(db, &found.user_id).await?;
-    let kind = ConnectionType::parse(&found.r#type)
-        .ok_or_else(|| CoreError::Internal(format!("bad type on {}", found.id)))?;
+    let kind =
+        ConnectionType::parse(&found.r#type).ok_or_else(|| CoreError::Internal(format!("bad type on {}", found.id)))?;
     let provider_id = found.provider_id.clone().unwrap_or_default();
-    let seed = format!(
-        "{}|{}|{}",
-        owner.external_user_id,
-        provider_id,
-        kind.as_str()
-    );
+    let seed = format!("{}|{}|{}", owner.external_user_id, provider_id, kind.as_str());
     let linked_on = found.created_at.date_naive();
 
     let made = match kind {
@@ -262,11 +229,8 @@ async fn sync_connection(
             let admin = administrator::Entity::find_by_id(provider_id.as_str())
                 .one(db)
                 .await?
-                .ok_or_else(|| {
-                    CoreError::Internal(format!("administrator {provider_id} vanished"))
-                })?;
-            let generated =
-                generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
+                .ok_or_else(|| CoreError::Internal(format!("administrator {provider_id} vanished")))?;
+            let generated = generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
             let count = generated.len() as i32;
             for account in generated {
                 store_account(db, &found, account, now).await?;
@@ -275,16 +239,15 @@ async fn sync_connection(
         }
         ConnectionType::Card => {
             let purchases = generate::card_purchases(&seed, linked_on);
-            store_purchases(db, &found, purchases).await?
+            store_purchases(db, &found, job_id, purchases).await?
         }
         ConnectionType::Store => {
             let store = merchant::Entity::find_by_id(provider_id.as_str())
                 .one(db)
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("merchant {provider_id} vanished")))?;
-            let purchases =
-                generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
-            store_purchases(db, &found, purchases).await?
+            let purchases = generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
+            store_purchases(db, &found, job_id, purchases).await?
         }
         ConnectionType::External => 0,
     };
@@ -342,6 +305,7 @@ async fn store_account(
 async fn store_purchases(
     db: &impl ConnectionTrait,
     owner: &connection::Model,
+    job_id: &str,
     purchases: Vec<generate::GeneratedPurchase>,
 ) -> Result<i32, CoreError> {
     if purchases.is_empty() {
@@ -351,38 +315,29 @@ async fn store_purchases(
     let count = purchases.len() as i32;
     let mut rows = Vec::with_capacity(purchases.len());
     for purchase in purchases {
-        let items = purchase
+        let items_json = purchase
             .items
             .as_ref()
             .map(serde_json::to_string)
             .transpose()
             .map_err(|err| CoreError::Internal(err.to_string()))?;
-        rows.push(transaction::ActiveModel {
-            id: Set(new_id(IdKind::Transaction)),
-            partner_id: Set(owner.partner_id.clone()),
-            user_id: Set(owner.user_id.clone()),
-            connection_id: Set(owner.id.clone()),
-            external_transaction_id: Set(purchase.external_transaction_id),
-            job_id: Set(None),
-            date: Set(date(purchase.date)),
-            amount_minor: Set(purchase.amount_minor),
-            currency: Set("USD".to_string()),
-            description: Set(purchase.description),
-            merchant_name: Set(purchase.merchant_name),
-            mcc: Set(purchase.mcc),
-            items_json: Set(items),
-            created_at: Set(now),
-            updated_at: Set(now),
-        });
+        let new = NewTransaction {
+            external_transaction_id: purchase.external_transaction_id,
+            date: purchase.date,
+            amount_minor: purchase.amount_minor,
+            currency: "USD".to_string(),
+            description: purchase.description,
+            merchant_name: purchase.merchant_name,
+            mcc: purchase.mcc,
+            items_json,
+        };
+        rows.push(pending_row(owner, new, job_id, now));
     }
     transaction::Entity::insert_many(rows)
         .on_conflict(
-            OnConflict::columns([
-                transaction::Column::ConnectionId,
-                transaction::Column::ExternalTransactionId,
-            ])
-            .do_nothing()
-            .to_owned(),
+            OnConflict::columns([transaction::Column::ConnectionId, transaction::Column::ExternalTransactionId])
+                .do_nothing()
+                .to_owned(),
         )
         .exec_without_returning(db)
         .await?;

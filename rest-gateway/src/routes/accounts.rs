@@ -26,16 +26,8 @@ async fn list_accounts(
     let r#type = query.string("type");
     let (limit, offset) = query.page()?;
     query.finish()?;
-    let request = pb::ListAccountsRequest {
-        user_id,
-        connection_id,
-        r#type,
-        limit,
-        offset,
-    };
-    let reply = AccountsClient::new(core)
-        .list_accounts(ctx.request(request))
-        .await?;
+    let request = pb::ListAccountsRequest { user_id, connection_id, r#type, limit, offset };
+    let reply = AccountsClient::new(core).list_accounts(ctx.request(request)).await?;
     Ok(Json(reply.into_inner()))
 }
 
@@ -46,11 +38,7 @@ async fn get_account(
     query: QueryParams,
 ) -> Result<Json<pb::AccountDetail>, ApiError> {
     query.finish()?;
-    let reply = AccountsClient::new(core)
-        .get_account(ctx.request(pb::GetAccountRequest {
-            user_id,
-            account_id,
-        }))
-        .await?;
+    let reply =
+        AccountsClient::new(core).get_account(ctx.request(pb::GetAccountRequest { user_id, account_id })).await?;
     Ok(Json(reply.into_inner()))
 }

@@ -14,14 +14,8 @@ use crate::extract::{JsonBody, QueryParams};
 
 pub fn router() -> Router<Channel> {
     Router::new()
-        .route(
-            "/users/{user_id}/connections",
-            get(list_connections).post(create_connection),
-        )
-        .route(
-            "/users/{user_id}/connections/{connection_id}",
-            get(get_connection).delete(delete_connection),
-        )
+        .route("/users/{user_id}/connections", get(list_connections).post(create_connection))
+        .route("/users/{user_id}/connections/{connection_id}", get(get_connection).delete(delete_connection))
 }
 
 #[derive(Debug, Deserialize)]
@@ -45,9 +39,7 @@ async fn create_connection(
         provider_label: body.provider_label.unwrap_or_default(),
         products: body.products.unwrap_or_default(),
     };
-    let reply = ConnectionsClient::new(core)
-        .create_connection(ctx.request(request))
-        .await?;
+    let reply = ConnectionsClient::new(core).create_connection(ctx.request(request)).await?;
     Ok((StatusCode::CREATED, Json(reply.into_inner())))
 }
 
@@ -60,11 +52,7 @@ async fn list_connections(
     let (limit, offset) = query.page()?;
     query.finish()?;
     let reply = ConnectionsClient::new(core)
-        .list_connections(ctx.request(pb::ListConnectionsRequest {
-            user_id,
-            limit,
-            offset,
-        }))
+        .list_connections(ctx.request(pb::ListConnectionsRequest { user_id, limit, offset }))
         .await?;
     Ok(Json(reply.into_inner()))
 }
@@ -77,10 +65,7 @@ async fn get_connection(
 ) -> Result<Json<pb::Connection>, ApiError> {
     query.finish()?;
     let reply = ConnectionsClient::new(core)
-        .get_connection(ctx.request(pb::GetConnectionRequest {
-            user_id,
-            connection_id,
-        }))
+        .get_connection(ctx.request(pb::GetConnectionRequest { user_id, connection_id }))
         .await?;
     Ok(Json(reply.into_inner()))
 }
@@ -93,10 +78,7 @@ async fn delete_connection(
 ) -> Result<Json<pb::Connection>, ApiError> {
     query.finish()?;
     let reply = ConnectionsClient::new(core)
-        .delete_connection(ctx.request(pb::DeleteConnectionRequest {
-            user_id,
-            connection_id,
-        }))
+        .delete_connection(ctx.request(pb::DeleteConnectionRequest { user_id, connection_id }))
         .await?;
     Ok(Json(reply.into_inner()))
 }

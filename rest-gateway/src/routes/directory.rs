@@ -3,9 +3,7 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use sail_api::pb::{
-    self, administrators_client::AdministratorsClient, merchants_client::MerchantsClient,
-};
+use sail_api::pb::{self, administrators_client::AdministratorsClient, merchants_client::MerchantsClient};
 use tonic::transport::Channel;
 
 use crate::context::CallContext;
@@ -13,9 +11,7 @@ use crate::error::ApiError;
 use crate::extract::QueryParams;
 
 pub fn router() -> Router<Channel> {
-    Router::new()
-        .route("/merchants", get(list_merchants))
-        .route("/administrators", get(list_administrators))
+    Router::new().route("/merchants", get(list_merchants)).route("/administrators", get(list_administrators))
 }
 
 async fn list_merchants(
@@ -27,11 +23,7 @@ async fn list_merchants(
     let (limit, offset) = query.page()?;
     query.finish()?;
     let reply = MerchantsClient::new(core)
-        .list_merchants(ctx.request(pb::ListMerchantsRequest {
-            search,
-            limit,
-            offset,
-        }))
+        .list_merchants(ctx.request(pb::ListMerchantsRequest { search, limit, offset }))
         .await?;
     Ok(Json(reply.into_inner()))
 }
@@ -45,11 +37,7 @@ async fn list_administrators(
     let (limit, offset) = query.page()?;
     query.finish()?;
     let reply = AdministratorsClient::new(core)
-        .list_administrators(ctx.request(pb::ListAdministratorsRequest {
-            search,
-            limit,
-            offset,
-        }))
+        .list_administrators(ctx.request(pb::ListAdministratorsRequest { search, limit, offset }))
         .await?;
     Ok(Json(reply.into_inner()))
 }

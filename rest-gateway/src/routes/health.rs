@@ -9,26 +9,18 @@ use serde_json::{Value, json};
 use tonic::transport::Channel;
 
 pub fn router(core: Channel) -> Router {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .with_state(core)
+    Router::new().route("/healthz", get(healthz)).with_state(core)
 }
 
 async fn healthz(State(core): State<Channel>) -> (StatusCode, Json<Value>) {
     match ApiHealthClient::new(core).check(pb::CheckRequest {}).await {
         Ok(reply) => {
             let reply = reply.into_inner();
-            (
-                StatusCode::OK,
-                Json(json!({"status": reply.status, "database": reply.database})),
-            )
+            (StatusCode::OK, Json(json!({"status": reply.status, "database": reply.database})))
         }
         Err(status) => {
             tracing::warn!(grpc_code = ?status.code(), "health check failed");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(json!({"status": "unavailable"})),
-            )
+            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"status": "unavailable"})))
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod connections;
 pub mod directory;
 pub mod health;
 pub mod sandbox;
+pub mod transactions;
 pub mod users;
 
 use axum::Router;
@@ -20,5 +21,6 @@ pub fn api(core: Channel) -> Router {
         .merge(connections::router())
         .merge(accounts::router())
         .merge(sandbox::router())
+        .merge(transactions::router())
         .with_state(core)
 }

@@ -37,8 +37,6 @@ async fn create_sandbox_connection(
         provider_id: body.provider_id,
         username: body.username,
     };
-    let reply = SandboxClient::new(core)
-        .create_sandbox_connection(ctx.request(request))
-        .await?;
+    let reply = SandboxClient::new(core).create_sandbox_connection(ctx.request(request)).await?;
     Ok((StatusCode::CREATED, Json(reply.into_inner())))
 }

@@ -13,9 +13,7 @@ use crate::error::ApiError;
 use crate::extract::{JsonBody, QueryParams};
 
 pub fn router() -> Router<Channel> {
-    Router::new()
-        .route("/users", get(list_users).post(create_user))
-        .route("/users/{user_id}", get(get_user))
+    Router::new().route("/users", get(list_users).post(create_user)).route("/users/{user_id}", get(get_user))
 }
 
 #[derive(Debug, Deserialize)]
@@ -47,13 +45,7 @@ async fn list_users(
     let status = query.string("status");
     let (limit, offset) = query.page()?;
     query.finish()?;
-    let reply = UsersClient::new(core)
-        .list_users(ctx.request(pb::ListUsersRequest {
-            status,
-            limit,
-            offset,
-        }))
-        .await?;
+    let reply = UsersClient::new(core).list_users(ctx.request(pb::ListUsersRequest { status, limit, offset })).await?;
     Ok(Json(reply.into_inner()))
 }
 
@@ -76,9 +68,7 @@ async fn create_user(
             country: a.country,
         }),
     };
-    let reply = UsersClient::new(core)
-        .create_user(ctx.request(request))
-        .await?;
+    let reply = UsersClient::new(core).create_user(ctx.request(request)).await?;
     Ok((StatusCode::CREATED, Json(reply.into_inner())))
 }
 
@@ -89,8 +79,6 @@ async fn get_user(
     query: QueryParams,
 ) -> Result<Json<pb::User>, ApiError> {
     query.finish()?;
-    let reply = UsersClient::new(core)
-        .get_user(ctx.request(pb::GetUserRequest { user_id }))
-        .await?;
+    let reply = UsersClient::new(core).get_user(ctx.request(pb::GetUserRequest { user_id })).await?;
     Ok(Json(reply.into_inner()))
 }

@@ -1,0 +1,146 @@
+//! `sail.v1.Transactions`, `sail.v1.Jobs` and `sail.v1.Expenses`.
+
+use entities::{job, transaction};
+use sail_api::pb::{self, expenses_server::Expenses, jobs_server::Jobs, transactions_server::Transactions};
+use tonic::{Request, Response, Status};
+
+use crate::auth::caller;
+use crate::domain::money::to_major;
+use crate::domain::{Page, time};
+use crate::expenses::{self, ExpenseFilter, StoredItemResult, parse_date, parse_status};
+use crate::ingest::{self, RawTransaction};
+use crate::jobs::{self, JobKind};
+use crate::server::Core;
+
+pub struct TransactionsService {
+    pub core: Core,
+}
+
+pub fn job_to_pb(j: job::Model) -> pb::Job {
+    pb::Job {
+        id: j.id,
+        status: j.status,
+        accepted: i64::from(j.accepted),
+        duplicates_updated: i64::from(j.duplicates_updated),
+        processed: i64::from(j.processed),
+        created_at: time::rfc3339(&j.created_at),
+        completed_at: j.completed_at.as_ref().map(time::rfc3339),
+    }
+}
+
+pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreError> {
+    let items: Vec<StoredItemResult> = match &t.item_results_json {
+        Some(json) => {
+            serde_json::from_str(json).map_err(|err| crate::CoreError::Internal(format!("items of {}: {err}", t.id)))?
+        }
+        None => Vec::new(),
+    };
+    let reason = match (t.reason_code, t.reason_message) {
+        (Some(code), Some(message)) => Some(pb::ExpenseReason { code, message }),
+        _ => None,
+    };
+    Ok(pb::Expense {
+        id: t.expense_id,
+        user_id: t.user_id,
+        connection_id: t.connection_id,
+        external_transaction_id: t.external_transaction_id,
+        date: t.date,
+        amount: to_major(t.amount_minor),
+        currency: t.currency,
+        description: t.description,
+        merchant: t.merchant_display_name.map(|name| pb::ExpenseMerchant { id: t.merchant_id, name }),
+        status: t.status,
+        category: t.category,
+        reason,
+        receipts: Vec::new(),
+        adjudicated_at: t.adjudicated_at.as_ref().map(time::rfc3339),
+        created_at: time::rfc3339(&t.created_at),
+        updated_at: time::rfc3339(&t.updated_at),
+        rule: t.rule,
+        eligible_amount: t.eligible_amount_minor.map(to_major),
+        items: items
+            .into_iter()
+            .map(|i| pb::ExpenseItem {
+                description: i.description,
+                amount: to_major(i.amount_minor),
+                status: i.status,
+                category: i.category,
+            })
+            .collect(),
+    })
+}
+
+#[tonic::async_trait]
+impl Transactions for TransactionsService {
+    async fn push_transactions(
+        &self,
+        request: Request<pb::PushTransactionsRequest>,
+    ) -> Result<Response<pb::PushTransactionsResponse>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let raw = req
+            .transactions
+            .into_iter()
+            .map(|t| RawTransaction {
+                external_transaction_id: t.external_transaction_id,
+                date: t.date,
+                amount: t.amount,
+                description: t.description,
+                merchant_name: t.merchant_name,
+                mcc: t.mcc,
+                currency: t.currency,
+            })
+            .collect();
+        let batch = ingest::parse_batch(raw, time::now().date_naive())?;
+        let queued = ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
+        self.core.wake_workers();
+        Ok(Response::new(pb::PushTransactionsResponse {
+            status: queued.status,
+            job_id: queued.id,
+            accepted: i64::from(queued.accepted),
+            duplicates_updated: i64::from(queued.duplicates_updated),
+        }))
+    }
+}
+
+#[tonic::async_trait]
+impl Jobs for TransactionsService {
+    async fn get_job(&self, request: Request<pb::GetJobRequest>) -> Result<Response<pb::Job>, Status> {
+        let caller = caller(&request)?;
+        let found =
+            jobs::get_job(&self.core.db, &caller.partner_id, &request.get_ref().job_id, JobKind::IngestTransactions)
+                .await?;
+        Ok(Response::new(job_to_pb(found)))
+    }
+}
+
+#[tonic::async_trait]
+impl Expenses for TransactionsService {
+    async fn list_expenses(
+        &self,
+        request: Request<pb::ListExpensesRequest>,
+    ) -> Result<Response<pb::ListExpensesResponse>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let filter = ExpenseFilter {
+            status: req.status.as_deref().map(parse_status).transpose()?,
+            connection_id: req.connection_id,
+            from: req.from.as_deref().map(|d| parse_date("from", d)).transpose()?,
+            to: req.to.as_deref().map(|d| parse_date("to", d)).transpose()?,
+        };
+        let page = Page::parse(req.limit, req.offset)?;
+        let (found, total) =
+            expenses::list_expenses(&self.core.db, &caller.partner_id, &req.user_id, filter, page).await?;
+        Ok(Response::new(pb::ListExpensesResponse {
+            data: found.into_iter().map(expense_to_pb).collect::<Result<_, _>>()?,
+            pagination: Some(page.pagination(total)),
+        }))
+    }
+
+    async fn get_expense(&self, request: Request<pb::GetExpenseRequest>) -> Result<Response<pb::Expense>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let found = expenses::get_expense(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id).await?;
+        Ok(Response::new(expense_to_pb(found)?))
+    }
+}

@@ -1,0 +1,292 @@
+//! Transaction ingestion (spec §4.5, decisions §7): a partner pushes up to
+//! 500 purchases to an `external` connection; the batch and its job commit
+//! together before the `202`, so nothing accepted is ever lost; a worker then
+//! adjudicates the job's rows and records a `transactions.ingested` event in
+//! the same transaction as the results.
+
+use std::collections::HashSet;
+
+use chrono::{Days, NaiveDate};
+use entities::{job, transaction};
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
+
+use crate::connections::{self, ConnectionType, status as connection_status};
+use crate::db::begin_write;
+use crate::domain::{money, time};
+use crate::engine::Engine;
+use crate::error::CoreError;
+use crate::events;
+use crate::expenses::{self, NewTransaction, REPUSH_COLUMNS, parse_date, pending_row};
+use crate::jobs::{self, JobKind, NewJob};
+
+/// At most this many transactions per push (spec §8).
+pub const MAX_BATCH: usize = 500;
+
+/// Active ISO 4217 currency codes.
+const ISO_4217: &str = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL";
+
+/// One pushed transaction as a transport delivers it.
+#[derive(Debug, Clone, Default)]
+pub struct RawTransaction {
+    pub external_transaction_id: String,
+    pub date: String,
+    pub amount: f64,
+    pub description: String,
+    pub merchant_name: Option<String>,
+    pub mcc: Option<String>,
+    pub currency: Option<String>,
+}
+
+fn field(index: usize, name: &str) -> String {
+    format!("transactions.{index}.{name}")
+}
+
+/// Validates one pushed transaction (spec §2.7), naming `transactions.N.field`.
+pub fn parse_transaction(index: usize, raw: RawTransaction, today: NaiveDate) -> Result<NewTransaction, CoreError> {
+    let id = raw.external_transaction_id;
+    if id.trim().is_empty() {
+        return Err(CoreError::invalid(
+            field(index, "external_transaction_id"),
+            "external_transaction_id is required.",
+        ));
+    }
+    if id.chars().count() > 255 {
+        return Err(CoreError::invalid(
+            field(index, "external_transaction_id"),
+            "external_transaction_id must be at most 255 characters.",
+        ));
+    }
+    let date = parse_date(&field(index, "date"), &raw.date)?;
+    if date > today.checked_add_days(Days::new(1)).unwrap_or(today) {
+        return Err(CoreError::invalid(field(index, "date"), format!("date {date} is in the future.")));
+    }
+    let amount_minor = money::from_major(raw.amount).ok_or_else(|| {
+        CoreError::invalid(
+            field(index, "amount"),
+            format!("amount must be a positive number with at most 2 decimals (purchases only); got {}.", raw.amount),
+        )
+    })?;
+    let description = raw.description.trim().to_string();
+    if description.is_empty() {
+        return Err(CoreError::invalid(
+            field(index, "description"),
+            "description (the raw bank descriptor) is required.",
+        ));
+    }
+    if description.chars().count() > 1000 {
+        return Err(CoreError::invalid(field(index, "description"), "description must be at most 1000 characters."));
+    }
+    let merchant_name = raw.merchant_name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+    if merchant_name.as_ref().is_some_and(|n| n.chars().count() > 255) {
+        return Err(CoreError::invalid(field(index, "merchant_name"), "merchant_name must be at most 255 characters."));
+    }
+    let mcc = match raw.mcc {
+        None => None,
+        Some(mcc) if mcc.len() == 4 && mcc.bytes().all(|b| b.is_ascii_digit()) => Some(mcc),
+        Some(mcc) => {
+            return Err(CoreError::invalid(
+                field(index, "mcc"),
+                format!("mcc must be four digits, e.g. \"5912\"; got '{mcc}'."),
+            ));
+        }
+    };
+    let currency = match raw.currency {
+        None => "USD".to_string(),
+        Some(code) => {
+            let upper = code.to_ascii_uppercase();
+            if upper.len() == 3 && ISO_4217.split(' ').any(|c| c == upper) {
+                upper
+            } else {
+                return Err(CoreError::invalid(
+                    field(index, "currency"),
+                    format!("currency must be an ISO 4217 code such as USD; got '{code}'."),
+                ));
+            }
+        }
+    };
+    Ok(NewTransaction {
+        external_transaction_id: id,
+        date,
+        amount_minor,
+        currency,
+        description,
+        merchant_name,
+        mcc,
+        items_json: None,
+    })
+}
+
+/// Validates a whole batch: 1 to 500 transactions, each valid.
+pub fn parse_batch(raw: Vec<RawTransaction>, today: NaiveDate) -> Result<Vec<NewTransaction>, CoreError> {
+    if raw.is_empty() {
+        return Err(CoreError::invalid("transactions", "transactions must hold at least one transaction."));
+    }
+    if raw.len() > MAX_BATCH {
+        return Err(CoreError::invalid(
+            "transactions",
+            format!("transactions holds {} entries; at most {MAX_BATCH} may be pushed at once.", raw.len()),
+        ));
+    }
+    raw.into_iter().enumerate().map(|(i, t)| parse_transaction(i, t, today)).collect()
+}
+
+/// Stores a validated batch on an external connection and queues its job.
+/// Returns the job, whose `accepted` and `duplicates_updated` describe the
+/// batch. Everything is committed when this returns.
+pub async fn ingest(
+    db: &DatabaseConnection,
+    partner_id: &str,
+    user_id: &str,
+    connection_id: &str,
+    batch: Vec<NewTransaction>,
+) -> Result<job::Model, CoreError> {
+    let owner = connections::get_connection(db, partner_id, user_id, connection_id).await?;
+    if owner.r#type != ConnectionType::External.as_str() {
+        return Err(CoreError::ConnectionNotExternal { connection_id: owner.id, kind: owner.r#type });
+    }
+    if owner.status == connection_status::DISCONNECTED {
+        return Err(CoreError::invalid(
+            "connection_id",
+            format!("Connection {} is disconnected and takes no more transactions.", owner.id),
+        ));
+    }
+
+    // A repeated id inside the batch: the last occurrence wins and the others
+    // count as updates (one statement cannot upsert the same row twice).
+    let pushed = batch.len();
+    let mut seen = HashSet::new();
+    let mut unique: Vec<NewTransaction> = Vec::with_capacity(pushed);
+    for new in batch.into_iter().rev() {
+        if seen.insert(new.external_transaction_id.clone()) {
+            unique.push(new);
+        }
+    }
+    unique.reverse();
+    let repeats_in_batch = pushed - unique.len();
+
+    let txn = begin_write(db).await?;
+    let existing: Vec<String> = transaction::Entity::find()
+        .select_only()
+        .column(transaction::Column::ExternalTransactionId)
+        .filter(transaction::Column::ConnectionId.eq(&owner.id))
+        .filter(
+            transaction::Column::ExternalTransactionId.is_in(unique.iter().map(|t| t.external_transaction_id.clone())),
+        )
+        .into_tuple()
+        .all(&txn)
+        .await?;
+    let accepted = unique.len() - existing.len();
+    let queued = jobs::enqueue(
+        &txn,
+        NewJob {
+            partner_id,
+            kind: JobKind::IngestTransactions,
+            user_id: Some(&owner.user_id),
+            connection_id: Some(&owner.id),
+            accepted: accepted as i32,
+            duplicates_updated: (existing.len() + repeats_in_batch) as i32,
+        },
+    )
+    .await?;
+    let now = time::now();
+    let rows: Vec<transaction::ActiveModel> =
+        unique.into_iter().map(|new| pending_row(&owner, new, &queued.id, now)).collect();
+    transaction::Entity::insert_many(rows)
+        .on_conflict(
+            OnConflict::columns([transaction::Column::ConnectionId, transaction::Column::ExternalTransactionId])
+                .update_columns(REPUSH_COLUMNS)
+                .to_owned(),
+        )
+        .exec_without_returning(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(queued)
+}
+
+/// Runs a claimed ingestion job: adjudicates its rows, records the
+/// `transactions.ingested` event, completes the job; all in one transaction.
+pub async fn run_ingest_job(db: &DatabaseConnection, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
+    let txn = begin_write(db).await?;
+    let counts = expenses::adjudicate_job_rows(&txn, engine, &claimed.id).await?;
+    let processed = (counts.eligible + counts.ineligible + counts.needs_review) as i32;
+    events::record(
+        &txn,
+        &claimed.partner_id,
+        events::kind::TRANSACTIONS_INGESTED,
+        serde_json::json!({
+            "user_id": claimed.user_id,
+            "connection_id": claimed.connection_id,
+            "job_id": claimed.id,
+            "accepted": claimed.accepted,
+            "duplicates_updated": claimed.duplicates_updated,
+            "counts": counts,
+        }),
+    )
+    .await?;
+    jobs::complete(&txn, claimed, processed).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn today() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()
+    }
+
+    fn raw() -> RawTransaction {
+        RawTransaction {
+            external_transaction_id: "t1".into(),
+            date: "2026-11-20".into(),
+            amount: 12.34,
+            description: "CVS/PHARMACY #1".into(),
+            ..Default::default()
+        }
+    }
+
+    fn param(result: Result<Vec<NewTransaction>, CoreError>) -> String {
+        match result {
+            Err(CoreError::InvalidRequest { param, .. }) => param,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_valid_transaction_parses_with_defaults() {
+        let parsed = parse_batch(vec![raw()], today()).unwrap();
+        assert_eq!(parsed[0].amount_minor, 1234);
+        assert_eq!(parsed[0].currency, "USD");
+        let lower = parse_batch(vec![RawTransaction { currency: Some("eur".into()), ..raw() }], today()).unwrap();
+        assert_eq!(lower[0].currency, "EUR");
+    }
+
+    #[test]
+    fn each_rule_names_its_field() {
+        let one = |t: RawTransaction| param(parse_batch(vec![raw(), t], today()));
+        assert_eq!(
+            one(RawTransaction { external_transaction_id: " ".into(), ..raw() }),
+            "transactions.1.external_transaction_id"
+        );
+        assert_eq!(one(RawTransaction { date: "2026-02-30".into(), ..raw() }), "transactions.1.date");
+        assert_eq!(one(RawTransaction { date: "2026-12-25".into(), ..raw() }), "transactions.1.date");
+        assert_eq!(one(RawTransaction { amount: 0.0, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(RawTransaction { amount: -5.0, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(RawTransaction { amount: 1.005, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(RawTransaction { description: "".into(), ..raw() }), "transactions.1.description");
+        assert_eq!(one(RawTransaction { mcc: Some("591".into()), ..raw() }), "transactions.1.mcc");
+        assert_eq!(one(RawTransaction { mcc: Some("59a2".into()), ..raw() }), "transactions.1.mcc");
+        assert_eq!(one(RawTransaction { currency: Some("XYZ".into()), ..raw() }), "transactions.1.currency");
+        assert_eq!(one(RawTransaction { currency: Some("US".into()), ..raw() }), "transactions.1.currency");
+    }
+
+    #[test]
+    fn batches_hold_one_to_five_hundred() {
+        assert_eq!(param(parse_batch(vec![], today())), "transactions");
+        assert_eq!(param(parse_batch(vec![raw(); 501], today())), "transactions");
+        assert_eq!(parse_batch(vec![raw(); 500], today()).unwrap().len(), 500);
+        assert_eq!(ISO_4217.split(' ').count(), 155);
+    }
+}
