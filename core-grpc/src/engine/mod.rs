@@ -189,7 +189,9 @@ pub struct Engine {
 
 /// Directory names in the canonical words descriptors are matched in: the
 /// name, without a parenthetical or a leading "THE", each side of a '/',
-/// and a domain given in parentheses.
+/// a domain given in parentheses, and for names of three words or more their
+/// first two words (card networks cut names at 20 to 25 characters:
+/// "MARK CUBAN COST PLUS D").
 fn directory_aliases(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (base, paren) = match name.split_once('(') {
@@ -201,6 +203,10 @@ fn directory_aliases(name: &str) -> Vec<String> {
         if words.len() >= 2 {
             if let Some(stripped) = words.strip_prefix("THE ") {
                 out.push(stripped.to_string());
+            }
+            let first_two: Vec<&str> = words.split(' ').take(2).collect();
+            if words.split(' ').count() >= 3 && first_two.concat().len() >= 8 {
+                out.push(first_two.join(" "));
             }
             out.push(words);
         }
