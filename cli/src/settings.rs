@@ -66,6 +66,7 @@ impl Settings {
             webhook_retry_max_age: Duration::from_secs(self.webhook_retry_max_age_s),
             hosted_session_ttl: Duration::from_secs(self.hosted_session_ttl_s),
             workers: self.workers,
+            ..core_grpc::CoreConfig::default()
         }
     }
 

@@ -73,6 +73,23 @@ fn http_get(addr: &str, path: &str, key: Option<&str>) -> (u16, String) {
     (status, response)
 }
 
+/// A JSON request over plain HTTP/1.1; returns the status and the JSON body.
+fn http_json(addr: &str, method: &str, path: &str, key: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    let text = body.to_string();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        text.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+    (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+}
+
 fn terminate(child: &mut Child) -> std::process::ExitStatus {
     let pid = child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
@@ -182,4 +199,79 @@ fn core_and_gateway_run_as_separate_processes() {
     assert_eq!(status, 200, "{body}");
     assert!(terminate(&mut gateway).success());
     assert!(terminate(&mut core).success());
+}
+
+#[test]
+fn a_serve_process_killed_right_after_a_202_adjudicates_everything_exactly_once_after_restart() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let key = dir.json(&[
+        "keys",
+        "create",
+        "--partner",
+        partner["id"].as_str().unwrap(),
+        "--scopes",
+        "connections,ingest,expenses",
+        "--json",
+    ]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let serve = |dir: &Workdir| {
+        let mut command = dir.sail();
+        command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+        start(command, &["grpc", "http"])
+    };
+
+    let (mut first, addrs) = serve(&dir);
+    let http = addrs[1].clone();
+    let (status, user) =
+        http_json(&http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "u1"}));
+    assert_eq!(status, 201, "{user}");
+    let user_id = user["id"].as_str().unwrap();
+    let (_, connection) = http_json(
+        &http,
+        "POST",
+        &format!("/api/v1/users/{user_id}/connections"),
+        &key,
+        &serde_json::json!({"type": "external", "provider_label": "Bank"}),
+    );
+    let connection_id = connection["id"].as_str().unwrap();
+    let batch: Vec<serde_json::Value> = (0..300)
+        .map(|i| serde_json::json!({"external_transaction_id": format!("t{i}"), "date": "2026-11-01", "amount": 10.5, "description": "CVS/PHARMACY #04562", "mcc": "5912"}))
+        .collect();
+    let (status, accepted) = http_json(
+        &http,
+        "POST",
+        &format!("/api/v1/users/{user_id}/connections/{connection_id}/transactions"),
+        &key,
+        &serde_json::json!({"transactions": batch}),
+    );
+    assert_eq!(status, 202, "{accepted}");
+    // SIGKILL at once: no graceful shutdown, whatever was in flight is cut.
+    first.kill().unwrap();
+    first.wait().unwrap();
+
+    let (mut second, addrs) = serve(&dir);
+    let http = addrs[1].clone();
+    let job_id = accepted["job_id"].as_str().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (status, job) = http_json(&http, "GET", &format!("/api/v1/jobs/{job_id}"), &key, &serde_json::Value::Null);
+        assert_eq!(status, 200, "{job}");
+        if job["status"] == "completed" {
+            assert_eq!(job["processed"], 300);
+            break;
+        }
+        assert!(Instant::now() < deadline, "job never completed: {job}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(terminate(&mut second).success());
+
+    let url = format!("sqlite://{}?mode=rwc", dir.0.join("sail.db").display());
+    let rows = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        use sea_orm::EntityTrait;
+        let db = core_grpc::db::connect(&url).await.unwrap();
+        entities::transaction::Entity::find().all(&db).await.unwrap()
+    });
+    assert_eq!(rows.len(), 300);
+    assert!(rows.iter().all(|r| r.adjudication_count == 1 && r.status == "needs_review"));
 }

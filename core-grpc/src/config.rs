@@ -21,6 +21,9 @@ pub struct CoreConfig {
     pub hosted_session_ttl: Duration,
     /// Background workers claiming jobs in this process.
     pub workers: usize,
+    /// How long a worker's claim on a job holds; a worker that dies holding
+    /// one leaves the job to another worker after this.
+    pub job_lease: Duration,
 }
 
 impl Default for CoreConfig {
@@ -34,6 +37,7 @@ impl Default for CoreConfig {
             webhook_retry_max_age: Duration::from_secs(259_200),
             hosted_session_ttl: Duration::from_secs(1800),
             workers: 2,
+            job_lease: crate::jobs::DEFAULT_LEASE,
         }
     }
 }

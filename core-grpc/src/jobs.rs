@@ -20,8 +20,9 @@ use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 
-/// How long a claim holds before another worker may take the job over.
-pub const LEASE: Duration = Duration::from_secs(60);
+/// How long a claim holds, by default, before another worker may take the
+/// job over (`CoreConfig::job_lease`).
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 /// Claims after which a job that keeps failing is given up.
 pub const MAX_ATTEMPTS: i32 = 5;
 
@@ -93,10 +94,10 @@ fn now_ms() -> i64 {
 
 /// Claims the oldest runnable job (queued, or processing with an expired
 /// lease), or None when there is none.
-pub async fn claim(db: &DatabaseConnection) -> Result<Option<job::Model>, CoreError> {
+pub async fn claim(db: &DatabaseConnection, lease: Duration) -> Result<Option<job::Model>, CoreError> {
     let backend = db.get_database_backend();
     let now = now_ms();
-    let lease_until = now + LEASE.as_millis() as i64;
+    let lease_until = now + lease.as_millis() as i64;
     let started = time::now();
     let (sql, values): (&str, Vec<sea_orm::Value>) = match backend {
         DatabaseBackend::Postgres => (

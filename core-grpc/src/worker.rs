@@ -19,7 +19,7 @@ pub async fn run(core: Core, mut stop: watch::Receiver<bool>) {
         if *stop.borrow() {
             break;
         }
-        match jobs::claim(&core.db).await {
+        match jobs::claim(&core.db, core.config.job_lease).await {
             Ok(Some(claimed)) => {
                 process(&core, claimed).await;
                 continue;

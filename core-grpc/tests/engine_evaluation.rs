@@ -21,18 +21,23 @@ fn engine() -> Engine {
     let directory = migration::seed::merchants()
         .unwrap()
         .into_iter()
-        .map(|m| DirectoryMerchant { id: m.id(), typical_outcome: Outcome::parse(&m.typical_outcome).unwrap(), name: m.name })
+        .map(|m| DirectoryMerchant {
+            id: m.id(),
+            typical_outcome: Outcome::parse(&m.typical_outcome).unwrap(),
+            name: m.name,
+        })
         .collect();
     Engine::new(directory).unwrap()
 }
 
 #[test]
 fn accuracy_on_the_evaluation_set_is_at_least_95_percent() {
-    let set: Vec<Labelled> = csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluation_set.csv"))
-        .unwrap()
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let set: Vec<Labelled> =
+        csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluation_set.csv"))
+            .unwrap()
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
     assert!(set.len() >= 300, "the set has {} transactions", set.len());
     let engine = engine();
     // matrix[expected][got]
@@ -47,10 +52,22 @@ fn accuracy_on_the_evaluation_set_is_at_least_95_percent() {
             amount_minor: (row.amount * 100.0).round() as i64,
             items: None,
         });
-        let (e, g) = (OUTCOMES.iter().position(|o| *o == expected).unwrap(), OUTCOMES.iter().position(|o| *o == got.outcome).unwrap());
+        let (e, g) = (
+            OUTCOMES.iter().position(|o| *o == expected).unwrap(),
+            OUTCOMES.iter().position(|o| *o == got.outcome).unwrap(),
+        );
         matrix[e][g] += 1;
         if e != g {
-            misses.push(format!("{} | {} | mcc {} → {} by {} (expected {}, {})", row.descriptor, row.merchant_name, row.mcc, got.outcome.as_str(), got.rule, row.expected_outcome, row.source));
+            misses.push(format!(
+                "{} | {} | mcc {} → {} by {} (expected {}, {})",
+                row.descriptor,
+                row.merchant_name,
+                row.mcc,
+                got.outcome.as_str(),
+                got.rule,
+                row.expected_outcome,
+                row.source
+            ));
         }
     }
 

@@ -92,6 +92,59 @@ impl Drop for TestDb {
     }
 }
 
+/// A core running as if in a process of its own: its own runtime on its own
+/// threads, its own database pool. It can stop gracefully or crash.
+pub struct CoreProcess {
+    runtime: Option<tokio::runtime::Runtime>,
+    stop: watch::Sender<bool>,
+    pub addr: std::net::SocketAddr,
+}
+
+impl CoreProcess {
+    /// Starts a core on `addr` (port 0 for any) over the database at `url`.
+    pub fn start(url: &str, config: CoreConfig, addr: std::net::SocketAddr) -> CoreProcess {
+        let url = url.to_string();
+        // Runtimes cannot be built or blocked on inside the test's runtime.
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            let (listener, db) = runtime.block_on(async {
+                let listener = TcpListener::bind(addr).await.expect("bind core");
+                let db = core_grpc::db::connect(&url).await.expect("connect core");
+                (listener, db)
+            });
+            let addr = listener.local_addr().unwrap();
+            let (stop, mut stop_rx) = watch::channel(false);
+            let core = Core::new(db, config).expect("core");
+            runtime.spawn(async move {
+                let shutdown = async move {
+                    let _ = stop_rx.wait_for(|s| *s).await;
+                };
+                core_grpc::run(listener, core, shutdown).await.expect("core runs");
+            });
+            CoreProcess { runtime: Some(runtime), stop, addr }
+        })
+        .join()
+        .unwrap()
+    }
+
+    /// Dies at once, like `kill -9`: in-flight work is dropped mid-way.
+    pub fn crash(mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for CoreProcess {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+        if let Some(runtime) = self.runtime.take() {
+            // Blocking shutdown must happen off the test's runtime.
+            let _ = std::thread::spawn(move || runtime.shutdown_timeout(Duration::from_secs(10))).join();
+        }
+    }
+}
+
 /// A running core and gateway, stopped when dropped.
 pub struct TestApp {
     /// `http://127.0.0.1:PORT/api/v1`.
@@ -102,8 +155,10 @@ pub struct TestApp {
     pub grpc_addr: String,
     pub db: DatabaseConnection,
     pub client: reqwest::Client,
+    pub options: Options,
+    core: Option<CoreProcess>,
     stop: watch::Sender<bool>,
-    tasks: Vec<tokio::task::JoinHandle<()>>,
+    gateway: Option<tokio::task::JoinHandle<()>>,
     pub test_db: TestDb,
 }
 
@@ -133,26 +188,20 @@ impl TestApp {
         let db = core_grpc::db::connect(&test_db.url).await.expect("connect");
         migration::apply(&db).await.expect("migrate");
 
-        let grpc = TcpListener::bind("127.0.0.1:0").await.expect("bind grpc");
         let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
-        let grpc_addr = grpc.local_addr().unwrap().to_string();
         let http_addr = http.local_addr().unwrap().to_string();
-        let (stop, stop_rx) = watch::channel(false);
-        let stopped = |mut rx: watch::Receiver<bool>| async move {
-            let _ = rx.wait_for(|s| *s).await;
-        };
-
         let mut core_config = options.core.clone();
         core_config.public_url = format!("http://{http_addr}");
-        let core = Core::new(db.clone(), core_config).expect("core");
-        let core_task = tokio::spawn({
-            let shutdown = stopped(stop_rx.clone());
-            async move { core_grpc::run(grpc, core, shutdown).await.expect("core runs") }
-        });
+        let core = CoreProcess::start(&test_db.url, core_config, "127.0.0.1:0".parse().unwrap());
+        let grpc_addr = core.addr.to_string();
+
+        let (stop, mut stop_rx) = watch::channel(false);
         let channel = rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap();
-        let gateway_task = tokio::spawn({
-            let shutdown = stopped(stop_rx.clone());
+        let gateway = tokio::spawn({
             let config = options.gateway.clone();
+            let shutdown = async move {
+                let _ = stop_rx.wait_for(|s| *s).await;
+            };
             async move { rest_gateway::run(http, channel, config, shutdown).await.expect("gateway runs") }
         });
 
@@ -163,10 +212,31 @@ impl TestApp {
             grpc_addr,
             db,
             client,
+            options,
+            core: Some(core),
             stop,
-            tasks: vec![core_task, gateway_task],
+            gateway: Some(gateway),
             test_db,
         }
+    }
+
+    /// Kills the core behind the gateway at once, like `kill -9`.
+    pub fn crash_core(&mut self) {
+        if let Some(core) = self.core.take() {
+            core.crash();
+        }
+    }
+
+    /// Starts a core again at the same address (after a crash), with `config`.
+    pub fn restart_core(&mut self, mut config: CoreConfig) {
+        config.public_url = self.http_root.clone();
+        self.core = Some(CoreProcess::start(&self.test_db.url, config, self.grpc_addr.parse().unwrap()));
+    }
+
+    /// Another core over the same database (another process, say), with
+    /// its own workers.
+    pub fn extra_core(&self, config: CoreConfig) -> CoreProcess {
+        CoreProcess::start(&self.test_db.url, config, "127.0.0.1:0".parse().unwrap())
     }
 
     /// A new partner and a key for it with `scopes` (comma-separated).
@@ -228,20 +298,21 @@ impl TestApp {
         }
     }
 
-    /// Stops the servers and waits for them to finish.
+    /// Stops the gateway and the core, waiting for both.
     pub async fn stop(mut self) {
         let _ = self.stop.send(true);
-        for task in self.tasks.drain(..) {
-            let _ = task.await;
+        if let Some(gateway) = self.gateway.take() {
+            let _ = gateway.await;
         }
+        self.core.take();
     }
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
         let _ = self.stop.send(true);
-        for task in &self.tasks {
-            task.abort();
+        if let Some(gateway) = self.gateway.take() {
+            gateway.abort();
         }
     }
 }

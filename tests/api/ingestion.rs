@@ -1,0 +1,473 @@
+//! `POST …/transactions`, `GET /jobs/{id}`: validation, idempotency, the 409,
+//! tenant isolation, the job lifecycle, durability across a crash, and
+//! several cores sharing one database.
+
+use std::time::Duration;
+
+use core_grpc::CoreConfig;
+use entities::{event, job, transaction};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::{Value, json};
+
+use crate::helpers::{Options, TestApp};
+
+/// A partner key for the classification path, a user and an external connection.
+pub async fn setup(app: &TestApp) -> (String, String, String) {
+    let (_, key) = app.partner_key("connections,ingest,expenses").await;
+    let user = app.create_user(&key, "pusher").await;
+    let connection = app
+        .post(
+            &key,
+            &format!("/users/{user}/connections"),
+            json!({"type": "external", "provider_label": "Partner Bank"}),
+        )
+        .await;
+    assert_eq!(connection.status, 201, "{}", connection.body);
+    (key, user, connection.body["id"].as_str().unwrap().to_string())
+}
+
+pub fn tx(id: &str, description: &str, mcc: Option<&str>, amount: f64) -> Value {
+    let mut t =
+        json!({"external_transaction_id": id, "date": "2026-11-01", "amount": amount, "description": description});
+    if let Some(mcc) = mcc {
+        t["mcc"] = json!(mcc);
+    }
+    t
+}
+
+pub async fn push(
+    app: &TestApp,
+    key: &str,
+    user: &str,
+    connection: &str,
+    transactions: Vec<Value>,
+) -> crate::helpers::Reply {
+    app.post(
+        key,
+        &format!("/users/{user}/connections/{connection}/transactions"),
+        json!({"transactions": transactions}),
+    )
+    .await
+}
+
+/// Polls a job until it is completed (or failed).
+pub async fn wait_for_job(app: &TestApp, key: &str, job_id: &str) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let reply = app.get(key, &format!("/jobs/{job_id}")).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        if reply.body["status"] == "completed" || reply.body["status"] == "failed" {
+            return reply.body;
+        }
+        assert!(std::time::Instant::now() < deadline, "job still {}", reply.body);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_push_is_accepted_then_adjudicated_and_announced() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let reply = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![
+            tx("t-cvs", "CVS/PHARMACY #04562", Some("5912"), 23.10),
+            tx("t-dds", "SQ *DR SMITH DDS", Some("8021"), 180.0),
+            tx("t-uber", "UBER *TRIP", Some("4121"), 14.5),
+        ],
+    )
+    .await;
+    assert_eq!(reply.status, 202, "{}", reply.body);
+    assert_eq!(reply.body["status"], "queued");
+    assert_eq!(reply.body["accepted"], 3);
+    assert_eq!(reply.body["duplicates_updated"], 0);
+    let job_id = reply.body["job_id"].as_str().unwrap();
+    assert!(job_id.starts_with("job_"));
+
+    let done = wait_for_job(&app, &key, job_id).await;
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["processed"], 3);
+    assert_eq!(done["accepted"], 3);
+    assert!(done["completed_at"].as_str().unwrap().ends_with('Z'));
+    assert!(done["created_at"].as_str().unwrap().ends_with('Z'));
+
+    let expenses = app.get(&key, &format!("/users/{user}/expenses")).await;
+    assert_eq!(expenses.status, 200, "{}", expenses.body);
+    assert_eq!(expenses.body["pagination"]["total"], 3);
+    let by_id = |id: &str| {
+        expenses.body["data"].as_array().unwrap().iter().find(|e| e["external_transaction_id"] == id).unwrap().clone()
+    };
+    let cvs = by_id("t-cvs");
+    assert_eq!(cvs["status"], "needs_review");
+    assert_eq!(cvs["reason"]["code"], "mixed_merchant");
+    assert!(!cvs["reason"]["message"].as_str().unwrap().is_empty());
+    let cvs_directory = app.get(&key, "/merchants?search=cvs+pharmacy").await.body["data"][0].clone();
+    assert_eq!(cvs["merchant"], json!({"id": cvs_directory["id"], "name": "CVS Pharmacy"}));
+    let dds = by_id("t-dds");
+    assert_eq!((dds["status"].as_str(), dds["category"].as_str()), (Some("eligible"), Some("dental")));
+    assert_eq!(dds["merchant"]["id"], Value::Null, "a named provider outside the directory");
+    assert_eq!(dds["eligible_amount"], 180.0);
+    assert_eq!(by_id("t-uber")["status"], "ineligible");
+    for field in [
+        "id",
+        "user_id",
+        "connection_id",
+        "external_transaction_id",
+        "date",
+        "amount",
+        "currency",
+        "description",
+        "merchant",
+        "status",
+        "category",
+        "reason",
+        "receipts",
+        "adjudicated_at",
+        "created_at",
+        "updated_at",
+    ] {
+        assert!(cvs.get(field).is_some(), "expense lacks {field}: {cvs}");
+    }
+    assert!(cvs["id"].as_str().unwrap().starts_with("exp_"));
+    assert_eq!(
+        (cvs["amount"].as_f64(), cvs["currency"].as_str(), cvs["date"].as_str()),
+        (Some(23.1), Some("USD"), Some("2026-11-01"))
+    );
+    assert_eq!(cvs["receipts"], json!([]));
+    assert_eq!(cvs["connection_id"], connection);
+
+    let one = app.get(&key, &format!("/users/{user}/expenses/{}", cvs["id"].as_str().unwrap())).await;
+    assert_eq!(one.status, 200);
+    assert_eq!(one.body, cvs);
+
+    let events =
+        event::Entity::find().filter(event::Column::Type.eq("transactions.ingested")).all(&app.db).await.unwrap();
+    assert_eq!(events.len(), 1);
+    let data: Value = serde_json::from_str(&events[0].data).unwrap();
+    assert_eq!(
+        data,
+        json!({"user_id": user, "connection_id": connection, "job_id": job_id, "accepted": 3, "duplicates_updated": 0,
+               "counts": {"eligible": 1, "ineligible": 1, "needs_review": 1}})
+    );
+}
+
+#[tokio::test]
+async fn every_field_is_validated_with_its_param() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let good = tx("ok", "CVS/PHARMACY #1", Some("5912"), 10.0);
+    let with = |patch: Value| {
+        let mut t = good.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            if v.is_null() {
+                t.as_object_mut().unwrap().remove(k);
+            } else {
+                t[k] = v.clone();
+            }
+        }
+        t
+    };
+    let cases = [
+        (with(json!({"external_transaction_id": null})), "transactions.1.external_transaction_id"),
+        (with(json!({"external_transaction_id": ""})), "transactions.1.external_transaction_id"),
+        (with(json!({"date": null})), "transactions.1.date"),
+        (with(json!({"date": "2026-02-30"})), "transactions.1.date"),
+        (with(json!({"date": "11/01/2026"})), "transactions.1.date"),
+        (with(json!({"date": "2099-01-01"})), "transactions.1.date"),
+        (with(json!({"amount": null})), "transactions.1.amount"),
+        (with(json!({"amount": 0})), "transactions.1.amount"),
+        (with(json!({"amount": -3.5})), "transactions.1.amount"),
+        (with(json!({"amount": 10.001})), "transactions.1.amount"),
+        (with(json!({"amount": "10.00"})), "transactions.1.amount"),
+        (with(json!({"description": null})), "transactions.1.description"),
+        (with(json!({"description": "   "})), "transactions.1.description"),
+        (with(json!({"mcc": "591"})), "transactions.1.mcc"),
+        (with(json!({"mcc": 5912})), "transactions.1.mcc"),
+        (with(json!({"mcc": "ABCD"})), "transactions.1.mcc"),
+        (with(json!({"currency": "XYZ"})), "transactions.1.currency"),
+        (with(json!({"currency": "dollars"})), "transactions.1.currency"),
+        (with(json!({"category": "medical"})), "transactions.1.category"),
+    ];
+    for (bad, param) in cases {
+        push(&app, &key, &user, &connection, vec![good.clone(), bad.clone()]).await.assert_error(
+            400,
+            "invalid_request",
+            Some(param),
+        );
+    }
+    let path = format!("/users/{user}/connections/{connection}/transactions");
+    app.post(&key, &path, json!({})).await.assert_error(400, "invalid_request", Some("transactions"));
+    app.post(&key, &path, json!({"transactions": []})).await.assert_error(400, "invalid_request", Some("transactions"));
+    app.post(&key, &path, json!({"transactions": "all"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("transactions"),
+    );
+    let too_many: Vec<Value> = (0..501).map(|i| tx(&format!("t{i}"), "CVS #1", None, 1.0)).collect();
+    app.post(&key, &path, json!({"transactions": too_many})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("transactions"),
+    );
+    assert_eq!(
+        app.get(&key, &format!("/users/{user}/expenses")).await.body["pagination"]["total"],
+        0,
+        "a refused batch stores nothing"
+    );
+
+    let full: Vec<Value> = (0..500).map(|i| tx(&format!("t{i}"), "CVS #1", None, 1.0)).collect();
+    let accepted = app.post(&key, &path, json!({"transactions": full})).await;
+    assert_eq!(accepted.status, 202, "{}", accepted.body);
+    assert_eq!(accepted.body["accepted"], 500);
+    let optional = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![json!({"external_transaction_id": "o", "date": "2026-10-01", "amount": 5, "description": "X", "merchant_name": null, "mcc": null, "currency": "eur"})],
+    )
+    .await;
+    assert_eq!(optional.status, 202, "{}", optional.body);
+}
+
+#[tokio::test]
+async fn pushes_are_idempotent_across_and_within_batches() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let first = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![tx("a", "UBER *TRIP", Some("4121"), 10.0), tx("b", "LABCORP", Some("8071"), 20.0)],
+    )
+    .await;
+    assert_eq!((first.body["accepted"].as_i64(), first.body["duplicates_updated"].as_i64()), (Some(2), Some(0)));
+    wait_for_job(&app, &key, first.body["job_id"].as_str().unwrap()).await;
+
+    // "a" again, now a dentist: updated and re-adjudicated.
+    let second = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![tx("a", "SQ *DR SMITH DDS", Some("8021"), 99.99), tx("c", "TARGET 00012847", None, 5.0)],
+    )
+    .await;
+    assert_eq!((second.body["accepted"].as_i64(), second.body["duplicates_updated"].as_i64()), (Some(1), Some(1)));
+    wait_for_job(&app, &key, second.body["job_id"].as_str().unwrap()).await;
+
+    // The same id three times in one batch: the last one wins.
+    let third = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![
+            tx("d", "UBER *TRIP", Some("4121"), 1.0),
+            tx("d", "UBER *TRIP", Some("4121"), 2.0),
+            tx("d", "QUEST DIAGNOSTICS", Some("8071"), 3.0),
+        ],
+    )
+    .await;
+    assert_eq!((third.body["accepted"].as_i64(), third.body["duplicates_updated"].as_i64()), (Some(1), Some(2)));
+    let done = wait_for_job(&app, &key, third.body["job_id"].as_str().unwrap()).await;
+    assert_eq!(done["processed"], 1);
+
+    let expenses = app.get(&key, &format!("/users/{user}/expenses")).await.body;
+    assert_eq!(expenses["pagination"]["total"], 4, "one expense per external_transaction_id");
+    let by = |id: &str| {
+        expenses["data"].as_array().unwrap().iter().find(|e| e["external_transaction_id"] == id).unwrap().clone()
+    };
+    assert_eq!((by("a")["amount"].as_f64(), by("a")["status"].as_str()), (Some(99.99), Some("eligible")));
+    assert_eq!((by("d")["amount"].as_f64(), by("d")["status"].as_str()), (Some(3.0), Some("eligible")));
+    let rows = transaction::Entity::find()
+        .filter(transaction::Column::ConnectionId.eq(&connection))
+        .all(&app.db)
+        .await
+        .unwrap();
+    let count = |id: &str| rows.iter().find(|r| r.external_transaction_id == id).unwrap().adjudication_count;
+    assert_eq!((count("a"), count("b"), count("c"), count("d")), (2, 1, 1, 1));
+    assert_eq!(by("a")["id"], by("a")["id"], "the expense keeps its id");
+}
+
+#[tokio::test]
+async fn sail_managed_and_disconnected_connections_refuse_pushes() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("connections,ingest,expenses").await;
+    let user = app.create_user(&key, "u").await;
+    let card = app.sandbox_connection(&key, json!({"user_id": user, "type": "card"})).await;
+    let card_id = card["id"].as_str().unwrap();
+    let reply = push(&app, &key, &user, card_id, vec![tx("a", "UBER *TRIP", None, 1.0)]).await;
+    reply.assert_error(409, "connection_not_external", Some("connection_id"));
+
+    let external = app
+        .post(&key, &format!("/users/{user}/connections"), json!({"type": "external", "provider_label": "B"}))
+        .await
+        .body;
+    let external_id = external["id"].as_str().unwrap();
+    app.delete(&key, &format!("/users/{user}/connections/{external_id}")).await;
+    push(&app, &key, &user, external_id, vec![tx("a", "UBER *TRIP", None, 1.0)]).await.assert_error(
+        400,
+        "invalid_request",
+        Some("connection_id"),
+    );
+}
+
+#[tokio::test]
+async fn tenants_are_isolated_and_scopes_enforced() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let (their_key, their_user, their_connection) = setup(&app).await;
+    let mine = push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 1.0)]).await.body;
+    let theirs =
+        push(&app, &their_key, &their_user, &their_connection, vec![tx("a", "LABCORP", Some("8071"), 1.0)]).await.body;
+    wait_for_job(&app, &their_key, theirs["job_id"].as_str().unwrap()).await;
+    wait_for_job(&app, &key, mine["job_id"].as_str().unwrap()).await;
+    let their_expense = app.get(&their_key, &format!("/users/{their_user}/expenses")).await.body["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    push(&app, &key, &their_user, &their_connection, vec![tx("x", "LABCORP", None, 1.0)]).await.assert_error(
+        404,
+        "not_found",
+        Some("user_id"),
+    );
+    push(&app, &key, &user, &their_connection, vec![tx("x", "LABCORP", None, 1.0)]).await.assert_error(
+        404,
+        "not_found",
+        Some("connection_id"),
+    );
+    app.get(&key, &format!("/jobs/{}", theirs["job_id"].as_str().unwrap())).await.assert_error(
+        404,
+        "not_found",
+        Some("job_id"),
+    );
+    app.get(&key, "/jobs/job_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b").await.assert_error(404, "not_found", Some("job_id"));
+    app.get(&key, "/jobs/not-a-job").await.assert_error(404, "not_found", Some("job_id"));
+    app.get(&key, &format!("/users/{their_user}/expenses")).await.assert_error(404, "not_found", Some("user_id"));
+    app.get(&key, &format!("/users/{user}/expenses/{their_expense}")).await.assert_error(
+        404,
+        "not_found",
+        Some("expense_id"),
+    );
+    app.get(&key, &format!("/users/{user}/expenses?connection_id={their_connection}")).await.assert_error(
+        404,
+        "not_found",
+        Some("connection_id"),
+    );
+
+    let (partner, _) = app.partner_key("expenses").await;
+    let read_only = app.key_for(&partner, "expenses").await;
+    let reader_user = app.create_user(&read_only, "r").await;
+    push(&app, &read_only, &reader_user, "conn_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b", vec![tx("x", "A", None, 1.0)])
+        .await
+        .assert_error(403, "insufficient_key_scope", None);
+    app.get(&read_only, &format!("/jobs/{}", mine["job_id"].as_str().unwrap())).await.assert_error(
+        403,
+        "insufficient_key_scope",
+        None,
+    );
+    let ingest_only = app.key_for(&partner, "ingest").await;
+    app.get(&ingest_only, &format!("/users/{reader_user}/expenses")).await.assert_error(
+        403,
+        "insufficient_key_scope",
+        None,
+    );
+}
+
+#[tokio::test]
+async fn a_core_killed_right_after_the_202_loses_nothing() {
+    // The first core has no workers: whatever it accepted is only in the database.
+    let options =
+        Options { core: CoreConfig { workers: 0, rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let mut app = TestApp::spawn_with(options).await;
+    let (key, user, connection) = setup(&app).await;
+    let batch: Vec<Value> =
+        (0..120).map(|i| tx(&format!("k{i}"), "WALGREENS #09190", Some("5912"), 4.0 + i as f64)).collect();
+    let reply = push(&app, &key, &user, &connection, batch).await;
+    assert_eq!(reply.status, 202);
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+
+    app.crash_core();
+    app.restart_core(CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() });
+
+    let done = wait_for_job(&app, &key, &job_id).await;
+    assert_eq!((done["status"].as_str(), done["processed"].as_i64()), (Some("completed"), Some(120)));
+    let rows = transaction::Entity::find()
+        .filter(transaction::Column::ConnectionId.eq(&connection))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 120);
+    assert!(
+        rows.iter().all(|r| r.adjudication_count == 1 && r.status == "needs_review"),
+        "every accepted transaction adjudicated exactly once"
+    );
+}
+
+#[tokio::test]
+async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
+    let options =
+        Options { core: CoreConfig { workers: 0, rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let mut app = TestApp::spawn_with(options).await;
+    let (key, user, connection) = setup(&app).await;
+    let reply = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        (0..30).map(|i| tx(&format!("w{i}"), "LABCORP", Some("8071"), 9.0)).collect(),
+    )
+    .await;
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+
+    // A worker claims the job and dies before finishing it.
+    let claimed = core_grpc::jobs::claim(&app.db, Duration::from_millis(800)).await.unwrap().unwrap();
+    assert_eq!((claimed.id.as_str(), claimed.attempts), (job_id.as_str(), 1));
+    assert_eq!(app.get(&key, &format!("/jobs/{job_id}")).await.body["status"], "processing");
+
+    app.crash_core();
+    app.restart_core(CoreConfig { rate_limit_rps: 0, job_lease: Duration::from_millis(800), ..CoreConfig::default() });
+    let done = wait_for_job(&app, &key, &job_id).await;
+    assert_eq!(done["status"], "completed");
+    let stored = job::Entity::find_by_id(job_id.as_str()).one(&app.db).await.unwrap().unwrap();
+    assert_eq!(stored.attempts, 2, "taken over once the lease expired");
+    // The dead worker's late completion is refused: it no longer holds the claim.
+    assert!(core_grpc::jobs::complete(&app.db, &claimed, 30).await.is_err());
+    let rows = transaction::Entity::find().filter(transaction::Column::JobId.eq(&job_id)).all(&app.db).await.unwrap();
+    assert!(rows.iter().all(|r| r.adjudication_count == 1));
+}
+
+#[tokio::test]
+async fn several_cores_share_the_work_and_never_process_a_job_twice() {
+    let app = TestApp::spawn().await;
+    let extra: Vec<_> =
+        (0..2).map(|_| app.extra_core(CoreConfig { rate_limit_rps: 0, workers: 3, ..CoreConfig::default() })).collect();
+    let (key, user, connection) = setup(&app).await;
+    let mut job_ids = Vec::new();
+    for batch in 0..12 {
+        let txs = (0..40).map(|i| tx(&format!("b{batch}-{i}"), "AMZN Mktp US*2K7X1B3R0", Some("5942"), 1.0)).collect();
+        job_ids.push(push(&app, &key, &user, &connection, txs).await.body["job_id"].as_str().unwrap().to_string());
+    }
+    for id in &job_ids {
+        assert_eq!(wait_for_job(&app, &key, id).await["processed"], 40);
+    }
+    let jobs = job::Entity::find().filter(job::Column::Id.is_in(job_ids.clone())).all(&app.db).await.unwrap();
+    assert!(jobs.iter().all(|j| j.attempts == 1 && j.status == "completed"), "each job claimed once");
+    let rows = transaction::Entity::find()
+        .filter(transaction::Column::ConnectionId.eq(&connection))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 480);
+    assert!(rows.iter().all(|r| r.adjudication_count == 1));
+    let events =
+        event::Entity::find().filter(event::Column::Type.eq("transactions.ingested")).all(&app.db).await.unwrap();
+    assert_eq!(events.len(), 12, "one event per job");
+    drop(extra);
+}
