@@ -1,11 +1,18 @@
 //! Database connections: SQLite (embedded default, WAL, immediate write
 //! transactions) or PostgreSQL (production), chosen by the URL.
 
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
+
+use tokio::sync::OwnedMutexGuard;
 
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseTransaction, DbErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, Database, DatabaseBackend, DatabaseTransaction, DbErr, SqliteTransactionMode, TransactionOptions,
+    TransactionTrait,
 };
 
 /// The pool type, re-exported so callers need not depend on sea-orm.
@@ -31,13 +38,58 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
     Database::connect(options).await
 }
 
-/// Starts a transaction that will write. On SQLite it is `BEGIN IMMEDIATE`,
-/// taking the write lock up front so a read-then-write never fails to upgrade;
-/// PostgreSQL ignores the mode.
-pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
-    db.begin_with_options(TransactionOptions {
-        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-        ..Default::default()
-    })
-    .await
+/// The writers of each SQLite file in this process, queued: SQLite admits
+/// one writer at a time, and a writer that finds the lock taken sleeps in
+/// SQLite's busy handler (1, 2, 5, 10… ms) while the lock may already be
+/// free. Queued here, the next writer starts the moment the last one ends.
+/// Writers in other processes still meet the busy timeout.
+static SQLITE_WRITERS: LazyLock<std::sync::Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> =
+    LazyLock::new(Default::default);
+
+fn sqlite_writer_queue(db: &DatabaseConnection) -> Option<Arc<tokio::sync::Mutex<()>>> {
+    if db.get_database_backend() != DatabaseBackend::Sqlite {
+        return None;
+    }
+    let file = db.get_sqlite_connection_pool().connect_options().get_filename().to_path_buf();
+    let mut queues = SQLITE_WRITERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    Some(queues.entry(file).or_default().clone())
+}
+
+/// A write transaction; on SQLite it also holds this process's writer turn
+/// for the file until it commits or is dropped.
+pub struct WriteTxn {
+    txn: DatabaseTransaction,
+    _turn: Option<OwnedMutexGuard<()>>,
+}
+
+impl WriteTxn {
+    pub async fn commit(self) -> Result<(), DbErr> {
+        self.txn.commit().await
+    }
+}
+
+impl Deref for WriteTxn {
+    type Target = DatabaseTransaction;
+
+    fn deref(&self) -> &DatabaseTransaction {
+        &self.txn
+    }
+}
+
+/// Starts a transaction that will write. On SQLite it waits for this
+/// process's turn at the file, then is `BEGIN IMMEDIATE`, taking the write
+/// lock up front so a read-then-write never fails to upgrade; PostgreSQL
+/// ignores both.
+pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
+    let turn = match sqlite_writer_queue(db) {
+        Some(queue) => Some(queue.lock_owned().await),
+        None => None,
+    };
+    let txn = db
+        .begin_with_options(TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..Default::default()
+        })
+        .await?;
+    Ok(WriteTxn { txn, _turn: turn })
 }

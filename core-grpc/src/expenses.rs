@@ -1,11 +1,14 @@
 //! Expenses: every transaction row is also the user's expense, carrying its
-//! adjudication. This module writes pending rows, applies the engine's
-//! decisions to a job's rows in one statement, and reads expenses back.
+//! adjudication. Rows are adjudicated in memory and written once, already
+//! decided, in one statement per batch; this module also reads them back.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use entities::{connection, transaction};
-use sea_orm::sea_query::OnConflict;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, OnConflict};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    QueryTrait, Set, Statement,
+};
 
 use crate::connections::{self, Product};
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
@@ -22,97 +25,22 @@ pub mod status {
     pub const ALL: [&str; 4] = [PENDING, ELIGIBLE, INELIGIBLE, NEEDS_REVIEW];
 }
 
-/// A validated purchase about to be stored.
-#[derive(Debug, Clone, PartialEq)]
+/// A validated purchase about to be adjudicated and stored.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewTransaction {
     pub external_transaction_id: String,
     pub date: NaiveDate,
     pub amount_minor: i64,
     pub currency: String,
     pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merchant_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcc: Option<String>,
     /// Item lines as JSON (store orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items_json: Option<String>,
 }
-
-/// A fresh `pending` row for `owner`, queued on `job_id`.
-pub fn pending_row(
-    owner: &connection::Model,
-    new: NewTransaction,
-    job_id: &str,
-    now: DateTime<Utc>,
-) -> transaction::ActiveModel {
-    transaction::ActiveModel {
-        id: Set(new_id(IdKind::Transaction)),
-        partner_id: Set(owner.partner_id.clone()),
-        user_id: Set(owner.user_id.clone()),
-        connection_id: Set(owner.id.clone()),
-        external_transaction_id: Set(new.external_transaction_id),
-        job_id: Set(Some(job_id.to_string())),
-        date: Set(new.date.format("%Y-%m-%d").to_string()),
-        amount_minor: Set(new.amount_minor),
-        currency: Set(new.currency),
-        description: Set(new.description),
-        merchant_name: Set(new.merchant_name),
-        mcc: Set(new.mcc),
-        items_json: Set(new.items_json),
-        expense_id: Set(new_id(IdKind::Expense)),
-        status: Set(status::PENDING.to_string()),
-        category: Set(None),
-        reason_code: Set(None),
-        reason_message: Set(None),
-        rule: Set(None),
-        merchant_id: Set(None),
-        merchant_display_name: Set(None),
-        eligible_amount_minor: Set(None),
-        item_results_json: Set(None),
-        adjudication_count: Set(0),
-        adjudicated_at: Set(None),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-}
-
-/// The columns a re-push replaces: the purchase itself, and the adjudication
-/// it resets to pending.
-pub const REPUSH_COLUMNS: [transaction::Column; 19] = [
-    transaction::Column::JobId,
-    transaction::Column::Date,
-    transaction::Column::AmountMinor,
-    transaction::Column::Currency,
-    transaction::Column::Description,
-    transaction::Column::MerchantName,
-    transaction::Column::Mcc,
-    transaction::Column::ItemsJson,
-    transaction::Column::Status,
-    transaction::Column::Category,
-    transaction::Column::ReasonCode,
-    transaction::Column::ReasonMessage,
-    transaction::Column::Rule,
-    transaction::Column::MerchantId,
-    transaction::Column::MerchantDisplayName,
-    transaction::Column::EligibleAmountMinor,
-    transaction::Column::ItemResultsJson,
-    transaction::Column::AdjudicatedAt,
-    transaction::Column::UpdatedAt,
-];
-
-/// The columns adjudication writes.
-const ADJUDICATION_COLUMNS: [transaction::Column; 12] = [
-    transaction::Column::Status,
-    transaction::Column::Category,
-    transaction::Column::ReasonCode,
-    transaction::Column::ReasonMessage,
-    transaction::Column::Rule,
-    transaction::Column::MerchantId,
-    transaction::Column::MerchantDisplayName,
-    transaction::Column::EligibleAmountMinor,
-    transaction::Column::ItemResultsJson,
-    transaction::Column::AdjudicationCount,
-    transaction::Column::AdjudicatedAt,
-    transaction::Column::UpdatedAt,
-];
 
 /// One stored item line (store orders and receipts).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -138,7 +66,7 @@ pub struct StoredItemResult {
     pub category: String,
 }
 
-/// Outcome counts of an adjudicated set of rows.
+/// Outcome counts of an adjudicated set of transactions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
     pub eligible: u32,
@@ -146,11 +74,26 @@ pub struct Counts {
     pub needs_review: u32,
 }
 
-fn decide(engine: &Engine, row: &transaction::Model) -> Result<Adjudication, CoreError> {
-    let items: Option<Vec<Item>> = match &row.items_json {
+impl Counts {
+    fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Eligible => self.eligible += 1,
+            Outcome::Ineligible => self.ineligible += 1,
+            Outcome::NeedsReview => self.needs_review += 1,
+        }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.eligible + self.ineligible + self.needs_review
+    }
+}
+
+/// The engine's decision on a new transaction.
+pub fn decide(engine: &Engine, new: &NewTransaction) -> Result<Adjudication, CoreError> {
+    let items: Option<Vec<Item>> = match &new.items_json {
         Some(json) => Some(
             serde_json::from_str::<Vec<StoredItem>>(json)
-                .map_err(|err| CoreError::Internal(format!("items of {}: {err}", row.id)))?
+                .map_err(|err| CoreError::Internal(format!("items of {}: {err}", new.external_transaction_id)))?
                 .into_iter()
                 .map(|i| Item {
                     description: i.description,
@@ -162,89 +105,159 @@ fn decide(engine: &Engine, row: &transaction::Model) -> Result<Adjudication, Cor
         None => None,
     };
     Ok(engine.adjudicate(&Purchase {
-        description: &row.description,
-        merchant_name: row.merchant_name.as_deref(),
-        mcc: row.mcc.as_deref(),
-        amount_minor: row.amount_minor,
+        description: &new.description,
+        merchant_name: new.merchant_name.as_deref(),
+        mcc: new.mcc.as_deref(),
+        amount_minor: new.amount_minor,
         items: items.as_deref(),
     }))
 }
 
-/// Adjudicates every row still queued on `job_id` and writes the results in
-/// one statement. Rows a later push moved to another job are left to it. On
-/// PostgreSQL the rows are locked first, so a concurrent re-push waits and
-/// then queues them afresh; SQLite's immediate transaction already excludes it.
-pub async fn adjudicate_job_rows(
-    db: &impl ConnectionTrait,
-    engine: &Engine,
+/// The full row of an adjudicated transaction of `owner`, written by `job_id`.
+pub fn adjudicated_row(
+    owner: &connection::Model,
+    new: NewTransaction,
+    decision: Adjudication,
     job_id: &str,
-) -> Result<Counts, CoreError> {
-    let rows =
-        transaction::Entity::find().filter(transaction::Column::JobId.eq(job_id)).lock_exclusive().all(db).await?;
-    let mut counts = Counts::default();
-    if rows.is_empty() {
-        return Ok(counts);
-    }
-    let now = time::now();
-    let mut updated = Vec::with_capacity(rows.len());
-    for row in rows {
-        let decision = decide(engine, &row)?;
-        match decision.outcome {
-            Outcome::Eligible => counts.eligible += 1,
-            Outcome::Ineligible => counts.ineligible += 1,
-            Outcome::NeedsReview => counts.needs_review += 1,
-        }
-        let item_results = decision
-            .items
-            .as_ref()
-            .map(|items| {
-                let stored: Vec<StoredItemResult> = items
-                    .iter()
-                    .map(|i| StoredItemResult {
-                        description: i.description.clone(),
-                        amount_minor: i.amount_minor,
-                        status: i.outcome.as_str().to_string(),
-                        category: i.category.to_string(),
-                    })
-                    .collect();
-                serde_json::to_string(&stored)
-            })
-            .transpose()
-            .map_err(|err| CoreError::Internal(err.to_string()))?;
-        let count = row.adjudication_count + 1;
-        let mut active: transaction::ActiveModel = row.into();
-        active.status = Set(decision.outcome.as_str().to_string());
-        active.category = Set(Some(decision.category.to_string()));
-        active.reason_code = Set(Some(decision.reason.code.to_string()));
-        active.reason_message = Set(Some(decision.reason.message));
-        active.rule = Set(Some(decision.rule.to_string()));
-        active.merchant_id = Set(decision.merchant.as_ref().and_then(|m| m.id.clone()));
-        active.merchant_display_name = Set(decision.merchant.map(|m| m.name));
-        active.eligible_amount_minor = Set(Some(decision.eligible_amount_minor));
-        active.item_results_json = Set(item_results);
-        active.adjudication_count = Set(count);
-        active.adjudicated_at = Set(Some(now));
-        active.updated_at = Set(now);
-        // Every column set: the row goes back whole through one upsert.
-        updated.push(set_all(active));
-    }
-    transaction::Entity::insert_many(updated)
-        .on_conflict(OnConflict::column(transaction::Column::Id).update_columns(ADJUDICATION_COLUMNS).to_owned())
-        .exec_without_returning(db)
-        .await?;
-    Ok(counts)
+    now: DateTime<Utc>,
+) -> Result<transaction::ActiveModel, CoreError> {
+    let item_results = decision
+        .items
+        .as_ref()
+        .map(|items| {
+            let stored: Vec<StoredItemResult> = items
+                .iter()
+                .map(|i| StoredItemResult {
+                    description: i.description.clone(),
+                    amount_minor: i.amount_minor,
+                    status: i.outcome.as_str().to_string(),
+                    category: i.category.to_string(),
+                })
+                .collect();
+            serde_json::to_string(&stored)
+        })
+        .transpose()
+        .map_err(|err| CoreError::Internal(err.to_string()))?;
+    Ok(transaction::ActiveModel {
+        id: Set(new_id(IdKind::Transaction)),
+        partner_id: Set(owner.partner_id.clone()),
+        user_id: Set(owner.user_id.clone()),
+        connection_id: Set(owner.id.clone()),
+        external_transaction_id: Set(new.external_transaction_id),
+        job_id: Set(Some(job_id.to_string())),
+        date: Set(new.date.format("%Y-%m-%d").to_string()),
+        amount_minor: Set(new.amount_minor),
+        currency: Set(new.currency),
+        description: Set(new.description),
+        merchant_name: Set(new.merchant_name),
+        mcc: Set(new.mcc),
+        items_json: Set(new.items_json),
+        expense_id: Set(new_id(IdKind::Expense)),
+        status: Set(decision.outcome.as_str().to_string()),
+        category: Set(Some(decision.category.to_string())),
+        reason_code: Set(Some(decision.reason.code.to_string())),
+        reason_message: Set(Some(decision.reason.message)),
+        rule: Set(Some(decision.rule.to_string())),
+        merchant_id: Set(decision.merchant.as_ref().and_then(|m| m.id.clone())),
+        merchant_display_name: Set(decision.merchant.map(|m| m.name)),
+        eligible_amount_minor: Set(Some(decision.eligible_amount_minor)),
+        item_results_json: Set(item_results),
+        adjudication_count: Set(1),
+        adjudicated_at: Set(Some(now)),
+        created_at: Set(now),
+        updated_at: Set(now),
+    })
 }
 
-/// Marks every field of a model-derived ActiveModel as set, so it can be
-/// written as a full row.
-fn set_all(mut active: transaction::ActiveModel) -> transaction::ActiveModel {
-    use sea_orm::{ActiveModelTrait, ActiveValue, EntityTrait, Iterable};
-    for column in <transaction::Entity as EntityTrait>::Column::iter() {
-        if let ActiveValue::Unchanged(value) = active.get(column) {
-            active.set(column, value);
-        }
+/// What a write does with a transaction whose id the connection already has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnRepeat {
+    /// Replace it and count one more adjudication, unless a later job
+    /// already wrote it (job ids are UUIDv7, so they order by creation: the
+    /// latest push wins whatever order workers finish in).
+    LatestPushWins,
+    /// Keep the stored one (a provider re-sync).
+    Keep,
+}
+
+/// The columns a re-push replaces: the purchase and its adjudication; the
+/// row's id, expense id and creation time stay.
+const REPUSH_COLUMNS: [transaction::Column; 19] = [
+    transaction::Column::JobId,
+    transaction::Column::Date,
+    transaction::Column::AmountMinor,
+    transaction::Column::Currency,
+    transaction::Column::Description,
+    transaction::Column::MerchantName,
+    transaction::Column::Mcc,
+    transaction::Column::ItemsJson,
+    transaction::Column::Status,
+    transaction::Column::Category,
+    transaction::Column::ReasonCode,
+    transaction::Column::ReasonMessage,
+    transaction::Column::Rule,
+    transaction::Column::MerchantId,
+    transaction::Column::MerchantDisplayName,
+    transaction::Column::EligibleAmountMinor,
+    transaction::Column::ItemResultsJson,
+    transaction::Column::AdjudicatedAt,
+    transaction::Column::UpdatedAt,
+];
+
+/// A batch adjudicated in memory and already rendered as its one SQL
+/// statement, ready to be executed.
+pub struct Adjudicated {
+    statement: Option<Statement>,
+    pub counts: Counts,
+}
+
+/// Adjudicates `batch` for `owner` and renders the statement that writes it:
+/// pure CPU, no database. Callers do this before taking a write transaction,
+/// so SQLite's one write lock is held for the write alone.
+pub fn adjudicate_batch(
+    backend: DatabaseBackend,
+    engine: &Engine,
+    owner: &connection::Model,
+    job_id: &str,
+    batch: Vec<NewTransaction>,
+    on_repeat: OnRepeat,
+) -> Result<Adjudicated, CoreError> {
+    let mut counts = Counts::default();
+    if batch.is_empty() {
+        return Ok(Adjudicated { statement: None, counts });
     }
-    active
+    let now = time::now();
+    let mut rows = Vec::with_capacity(batch.len());
+    for new in batch {
+        let decision = decide(engine, &new)?;
+        counts.add(decision.outcome);
+        rows.push(adjudicated_row(owner, new, decision, job_id, now)?);
+    }
+    let key = [transaction::Column::ConnectionId, transaction::Column::ExternalTransactionId];
+    let on_conflict = match on_repeat {
+        OnRepeat::Keep => OnConflict::columns(key).do_nothing().to_owned(),
+        OnRepeat::LatestPushWins => OnConflict::columns(key)
+            .update_columns(REPUSH_COLUMNS)
+            .value(
+                transaction::Column::AdjudicationCount,
+                Expr::col((transaction::Entity, transaction::Column::AdjudicationCount)).add(1),
+            )
+            .action_and_where(
+                Expr::col((transaction::Entity, transaction::Column::JobId))
+                    .lt(Expr::col((Alias::new("excluded"), transaction::Column::JobId))),
+            )
+            .to_owned(),
+    };
+    let statement = transaction::Entity::insert_many(rows).on_conflict(on_conflict).build(backend);
+    Ok(Adjudicated { statement: Some(statement), counts })
+}
+
+/// Writes an adjudicated batch: one statement, each row once, decided.
+pub async fn write_adjudicated(db: &impl ConnectionTrait, batch: Adjudicated) -> Result<Counts, CoreError> {
+    if let Some(statement) = batch.statement {
+        db.execute_raw(statement).await?;
+    }
+    Ok(batch.counts)
 }
 
 /// Filters of an expense listing.

@@ -1,23 +1,24 @@
 //! Transaction ingestion (spec §4.5, decisions §7): a partner pushes up to
-//! 500 purchases to an `external` connection; the batch and its job commit
-//! together before the `202`, so nothing accepted is ever lost; a worker then
-//! adjudicates the job's rows and records a `transactions.ingested` event in
-//! the same transaction as the results.
+//! 500 purchases to an `external` connection. The validated batch is the
+//! payload of its job, committed before the `202`, so nothing accepted is
+//! ever lost. A worker then adjudicates the batch in memory and writes each
+//! row once, with the `transactions.ingested` event and the job's
+//! completion, in one transaction: a crash before that commit leaves the job
+//! to run again, a crash after it has nothing left to do.
 
 use std::collections::HashSet;
 
 use chrono::{Days, NaiveDate};
-use entities::{job, transaction};
-use sea_orm::sea_query::OnConflict;
+use entities::{connection, job, transaction};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
 
 use crate::connections::{self, ConnectionType, status as connection_status};
 use crate::db::begin_write;
-use crate::domain::{money, time};
+use crate::domain::money;
 use crate::engine::Engine;
 use crate::error::CoreError;
 use crate::events;
-use crate::expenses::{self, NewTransaction, REPUSH_COLUMNS, parse_date, pending_row};
+use crate::expenses::{self, NewTransaction, OnRepeat, parse_date};
 use crate::jobs::{self, JobKind, NewJob};
 
 /// At most this many transactions per push (spec §8).
@@ -165,7 +166,7 @@ pub async fn ingest(
     unique.reverse();
     let repeats_in_batch = pushed - unique.len();
 
-    let txn = begin_write(db).await?;
+    // Reading which ids exist (for the 202's counts) needs no write lock.
     let existing: Vec<String> = transaction::Entity::find()
         .select_only()
         .column(transaction::Column::ExternalTransactionId)
@@ -174,11 +175,14 @@ pub async fn ingest(
             transaction::Column::ExternalTransactionId.is_in(unique.iter().map(|t| t.external_transaction_id.clone())),
         )
         .into_tuple()
-        .all(&txn)
+        .all(db)
         .await?;
     let accepted = unique.len() - existing.len();
+    let payload = serde_json::to_string(&unique).map_err(|err| CoreError::Internal(err.to_string()))?;
+    // The batch is durable once this single insert commits: the 202 can go.
+    let txn = begin_write(db).await?;
     let queued = jobs::enqueue(
-        &txn,
+        &*txn,
         NewJob {
             partner_id,
             kind: JobKind::IngestTransactions,
@@ -186,45 +190,59 @@ pub async fn ingest(
             connection_id: Some(&owner.id),
             accepted: accepted as i32,
             duplicates_updated: (existing.len() + repeats_in_batch) as i32,
+            payload: Some(payload),
         },
     )
     .await?;
-    let now = time::now();
-    let rows: Vec<transaction::ActiveModel> =
-        unique.into_iter().map(|new| pending_row(&owner, new, &queued.id, now)).collect();
-    transaction::Entity::insert_many(rows)
-        .on_conflict(
-            OnConflict::columns([transaction::Column::ConnectionId, transaction::Column::ExternalTransactionId])
-                .update_columns(REPUSH_COLUMNS)
-                .to_owned(),
-        )
-        .exec_without_returning(&txn)
-        .await?;
     txn.commit().await?;
     Ok(queued)
 }
 
-/// Runs a claimed ingestion job: adjudicates its rows, records the
-/// `transactions.ingested` event, completes the job; all in one transaction.
-pub async fn run_ingest_job(db: &DatabaseConnection, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
+/// Runs claimed ingestion jobs together (group commit): adjudicates each
+/// batch in memory, then writes every row once, records each job's
+/// `transactions.ingested` event and completes each job, all in one
+/// transaction. A crash before its commit leaves every job to run again; a
+/// crash after it has nothing left to do.
+pub async fn run_ingest_jobs(
+    db: &DatabaseConnection,
+    engine: &Engine,
+    claimed: &[job::Model],
+) -> Result<(), CoreError> {
+    let mut prepared = Vec::with_capacity(claimed.len());
+    for job in claimed {
+        let batch: Vec<NewTransaction> = serde_json::from_str(job.payload.as_deref().unwrap_or("[]"))
+            .map_err(|err| CoreError::Internal(format!("payload of {}: {err}", job.id)))?;
+        let owner_id = job.connection_id.as_deref().unwrap_or_default();
+        let owner = connection::Entity::find_by_id(owner_id)
+            .one(db)
+            .await?
+            .ok_or_else(|| CoreError::Internal(format!("connection {owner_id} of {} vanished", job.id)))?;
+        // Decide before taking the write lock; write, announce and complete under it.
+        let backend = db.get_database_backend();
+        prepared.push((
+            job,
+            expenses::adjudicate_batch(backend, engine, &owner, &job.id, batch, OnRepeat::LatestPushWins)?,
+        ));
+    }
     let txn = begin_write(db).await?;
-    let counts = expenses::adjudicate_job_rows(&txn, engine, &claimed.id).await?;
-    let processed = (counts.eligible + counts.ineligible + counts.needs_review) as i32;
-    events::record(
-        &txn,
-        &claimed.partner_id,
-        events::kind::TRANSACTIONS_INGESTED,
-        serde_json::json!({
-            "user_id": claimed.user_id,
-            "connection_id": claimed.connection_id,
-            "job_id": claimed.id,
-            "accepted": claimed.accepted,
-            "duplicates_updated": claimed.duplicates_updated,
-            "counts": counts,
-        }),
-    )
-    .await?;
-    jobs::complete(&txn, claimed, processed).await?;
+    for (job, adjudicated) in prepared {
+        let counts = expenses::write_adjudicated(&*txn, adjudicated).await?;
+        events::record(
+            &*txn,
+            &job.partner_id,
+            events::kind::TRANSACTIONS_INGESTED,
+            serde_json::json!({
+                "user_id": job.user_id,
+                "connection_id": job.connection_id,
+                "job_id": job.id,
+                "accepted": job.accepted,
+                "duplicates_updated": job.duplicates_updated,
+                "counts": counts,
+            }),
+        )
+        .await?;
+        jobs::complete(&*txn, job, counts.total() as i32).await?;
+    }
     txn.commit().await?;
     Ok(())
 }

@@ -65,6 +65,8 @@ pub struct NewJob<'a> {
     pub connection_id: Option<&'a str>,
     pub accepted: i32,
     pub duplicates_updated: i32,
+    /// The work itself, as JSON.
+    pub payload: Option<String>,
 }
 
 pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::Model, CoreError> {
@@ -81,6 +83,7 @@ pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::
         duplicates_updated: Set(new.duplicates_updated),
         processed: Set(0),
         last_error: Set(None),
+        payload: Set(new.payload),
         created_at: Set(time::now()),
         started_at: Set(None),
         completed_at: Set(None),
@@ -92,9 +95,9 @@ fn now_ms() -> i64 {
     time::now().timestamp_millis()
 }
 
-/// Claims the oldest runnable job (queued, or processing with an expired
-/// lease), or None when there is none.
-pub async fn claim(db: &DatabaseConnection, lease: Duration) -> Result<Option<job::Model>, CoreError> {
+/// Claims up to `max` of the oldest runnable jobs (queued, or processing
+/// with an expired lease), oldest first; empty when there are none.
+pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result<Vec<job::Model>, CoreError> {
     let backend = db.get_database_backend();
     let now = now_ms();
     let lease_until = now + lease.as_millis() as i64;
@@ -103,24 +106,25 @@ pub async fn claim(db: &DatabaseConnection, lease: Duration) -> Result<Option<jo
         DatabaseBackend::Postgres => (
             "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = $1, \
              started_at = COALESCE(started_at, $2) \
-             WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < $3) \
-                         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+             WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < $3) \
+                          ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
              RETURNING *",
-            vec![lease_until.into(), started.into(), now.into()],
+            vec![lease_until.into(), started.into(), now.into(), (max as i64).into()],
         ),
         _ => (
             "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = ?, \
              started_at = COALESCE(started_at, ?) \
-             WHERE id = (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < ?) \
-                         ORDER BY id LIMIT 1) \
+             WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < ?) \
+                          ORDER BY id LIMIT ?) \
              RETURNING *",
-            vec![lease_until.into(), started.into(), now.into()],
+            vec![lease_until.into(), started.into(), now.into(), (max as i64).into()],
         ),
     };
     let txn = begin_write(db).await?;
-    let claimed =
-        job::Entity::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).one(&txn).await?;
+    let mut claimed =
+        job::Entity::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).all(&*txn).await?;
     txn.commit().await?;
+    claimed.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(claimed)
 }
 
@@ -131,6 +135,7 @@ pub async fn complete(db: &impl ConnectionTrait, claimed: &job::Model, processed
         .col_expr(job::Column::Status, status::COMPLETED.into())
         .col_expr(job::Column::Processed, processed.into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
+        .col_expr(job::Column::Payload, Option::<String>::None.into())
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())
         .filter(job::Column::Id.eq(&claimed.id))
         .filter(job::Column::Status.eq(status::PROCESSING))
@@ -159,7 +164,7 @@ pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error
     update
         .filter(job::Column::Id.eq(&claimed.id))
         .filter(job::Column::Attempts.eq(claimed.attempts))
-        .exec(&txn)
+        .exec(&*txn)
         .await?;
     txn.commit().await?;
     Ok(())

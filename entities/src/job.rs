@@ -21,6 +21,9 @@ pub struct Model {
     pub duplicates_updated: i32,
     pub processed: i32,
     pub last_error: Option<String>,
+    /// The work to do, as JSON (an ingestion job's validated batch); cleared
+    /// when the job completes, since its rows then hold the data.
+    pub payload: Option<String>,
     pub created_at: DateTimeUtc,
     pub started_at: Option<DateTimeUtc>,
     pub completed_at: Option<DateTimeUtc>,

@@ -114,6 +114,8 @@ impl MigrationTrait for Migration {
                     .col(integer(Jobs::DuplicatesUpdated).default(0))
                     .col(integer(Jobs::Processed).default(0))
                     .col(text_null(Jobs::LastError))
+                    // The work itself (a validated pushed batch), until done.
+                    .col(text_null(Jobs::Payload))
                     .col(timestamp_with_time_zone(Jobs::CreatedAt))
                     .col(timestamp_with_time_zone_null(Jobs::StartedAt))
                     .col(timestamp_with_time_zone_null(Jobs::CompletedAt))
@@ -177,11 +179,6 @@ impl MigrationTrait for Migration {
                     .col(Transactions::ExternalTransactionId)
                     .unique()
                     .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(
-                Index::create().name("transactions_job").table(Transactions::Table).col(Transactions::JobId).to_owned(),
             )
             .await?;
         // Expense listings: a user's expenses by date, newest first.
@@ -301,6 +298,7 @@ enum Jobs {
     DuplicatesUpdated,
     Processed,
     LastError,
+    Payload,
     CreatedAt,
     StartedAt,
     CompletedAt,

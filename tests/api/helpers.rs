@@ -108,7 +108,19 @@ impl CoreProcess {
         std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
             let (listener, db) = runtime.block_on(async {
-                let listener = TcpListener::bind(addr).await.expect("bind core");
+                // A crashed core's listener closes in the background: retry
+                // the port for a while, as a restarted process would.
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                let listener = loop {
+                    match TcpListener::bind(addr).await {
+                        Ok(listener) => break listener,
+                        Err(err) if std::time::Instant::now() < deadline => {
+                            let _ = err;
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                        Err(err) => panic!("bind core {addr}: {err}"),
+                    }
+                };
                 let db = core_grpc::db::connect(&url).await.expect("connect core");
                 (listener, db)
             });

@@ -8,8 +8,7 @@
 pub mod generate;
 
 use chrono::NaiveDate;
-use entities::{account, administrator, connection, job, merchant, transaction};
-use sea_orm::sea_query::OnConflict;
+use entities::{account, administrator, connection, job, merchant};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
@@ -19,7 +18,7 @@ use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::engine::Engine;
 use crate::error::CoreError;
-use crate::expenses::{self, NewTransaction, pending_row};
+use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::users;
 
@@ -155,7 +154,7 @@ pub async fn link(
     }
     let txn = begin_write(db).await?;
     let linked = connections::link_provider_connection(
-        &txn,
+        &*txn,
         partner_id,
         &user.id,
         request.kind,
@@ -164,7 +163,7 @@ pub async fn link(
     )
     .await?;
     jobs::enqueue(
-        &txn,
+        &*txn,
         NewJob {
             partner_id,
             kind: JobKind::SyncConnection,
@@ -172,6 +171,7 @@ pub async fn link(
             connection_id: Some(&linked.id),
             accepted: 0,
             duplicates_updated: 0,
+            payload: None,
         },
     )
     .await?;
@@ -184,25 +184,27 @@ pub async fn link(
 pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
     let txn = begin_write(db).await?;
     let found = match &claimed.connection_id {
-        Some(id) => connection::Entity::find_by_id(id.as_str()).one(&txn).await?,
+        Some(id) => connection::Entity::find_by_id(id.as_str()).one(&*txn).await?,
         None => None,
     };
     let processed = match found {
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
         Some(found) if found.status == status::DISCONNECTED => 0,
-        Some(found) => sync_connection(&txn, found, &claimed.id).await?,
+        Some(found) => sync_connection(&*txn, engine, found, &claimed.id).await?,
     };
-    // The synced purchase history goes through the same engine as pushed
-    // transactions.
-    expenses::adjudicate_job_rows(&txn, engine, &claimed.id).await?;
-    jobs::complete(&txn, claimed, processed).await?;
+    jobs::complete(&*txn, claimed, processed).await?;
     txn.commit().await?;
     Ok(())
 }
 
 /// Fills one connection from its sandbox provider; returns the records made.
-async fn sync_connection(db: &impl ConnectionTrait, found: connection::Model, job_id: &str) -> Result<i32, CoreError> {
+async fn sync_connection(
+    db: &impl ConnectionTrait,
+    engine: &Engine,
+    found: connection::Model,
+    job_id: &str,
+) -> Result<i32, CoreError> {
     let now = time::now();
     if found.sandbox_username.as_deref() == Some(SandboxUser::Error.as_str()) {
         let mut errored: connection::ActiveModel = found.into();
@@ -239,7 +241,7 @@ async fn sync_connection(db: &impl ConnectionTrait, found: connection::Model, jo
         }
         ConnectionType::Card => {
             let purchases = generate::card_purchases(&seed, linked_on);
-            store_purchases(db, &found, job_id, purchases).await?
+            store_purchases(db, engine, &found, job_id, purchases).await?
         }
         ConnectionType::Store => {
             let store = merchant::Entity::find_by_id(provider_id.as_str())
@@ -247,7 +249,7 @@ async fn sync_connection(db: &impl ConnectionTrait, found: connection::Model, jo
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("merchant {provider_id} vanished")))?;
             let purchases = generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
-            store_purchases(db, &found, job_id, purchases).await?
+            store_purchases(db, engine, &found, job_id, purchases).await?
         }
         ConnectionType::External => 0,
     };
@@ -302,18 +304,16 @@ async fn store_account(
     Ok(())
 }
 
+/// Writes a synced purchase history, adjudicated by the same engine as
+/// pushed transactions. A re-sync keeps what is stored.
 async fn store_purchases(
     db: &impl ConnectionTrait,
+    engine: &Engine,
     owner: &connection::Model,
     job_id: &str,
     purchases: Vec<generate::GeneratedPurchase>,
 ) -> Result<i32, CoreError> {
-    if purchases.is_empty() {
-        return Ok(0);
-    }
-    let now = time::now();
-    let count = purchases.len() as i32;
-    let mut rows = Vec::with_capacity(purchases.len());
+    let mut batch = Vec::with_capacity(purchases.len());
     for purchase in purchases {
         let items_json = purchase
             .items
@@ -321,7 +321,7 @@ async fn store_purchases(
             .map(serde_json::to_string)
             .transpose()
             .map_err(|err| CoreError::Internal(err.to_string()))?;
-        let new = NewTransaction {
+        batch.push(NewTransaction {
             external_transaction_id: purchase.external_transaction_id,
             date: purchase.date,
             amount_minor: purchase.amount_minor,
@@ -330,16 +330,10 @@ async fn store_purchases(
             merchant_name: purchase.merchant_name,
             mcc: purchase.mcc,
             items_json,
-        };
-        rows.push(pending_row(owner, new, job_id, now));
+        });
     }
-    transaction::Entity::insert_many(rows)
-        .on_conflict(
-            OnConflict::columns([transaction::Column::ConnectionId, transaction::Column::ExternalTransactionId])
-                .do_nothing()
-                .to_owned(),
-        )
-        .exec_without_returning(db)
-        .await?;
-    Ok(count)
+    let adjudicated =
+        expenses::adjudicate_batch(db.get_database_backend(), engine, owner, job_id, batch, OnRepeat::Keep)?;
+    let counts = expenses::write_adjudicated(db, adjudicated).await?;
+    Ok(counts.total() as i32)
 }
