@@ -29,6 +29,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // benefit_account product, so it is left out rather than null.
         .field_attribute(".sail.v1.Account.balance", "#[serde(skip_serializing_if = \"Option::is_none\")]")
         .field_attribute(".sail.v1.AccountDetail.balance", "#[serde(skip_serializing_if = \"Option::is_none\")]")
+        // The secret is shown once: absent from every other response.
+        .field_attribute(".sail.v1.WebhookEndpoint.secret", "#[serde(skip_serializing_if = \"Option::is_none\")]")
+        // Event data is JSON text on the wire of gRPC, a JSON object in REST.
+        .field_attribute(".sail.v1.Event.data", "#[serde(serialize_with = \"crate::json::raw\")]")
         .compile_protos(&protos, &[PathBuf::from("proto"), well_known])?;
 
     let descriptor = fs::read(&descriptor_path)?;

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod errors;
+pub mod json;
 
 /// Messages, clients and servers generated from `proto/sail/v1`.
 pub mod pb {

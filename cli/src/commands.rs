@@ -9,7 +9,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::settings::{Cli, Command, KeysCommand, PartnersCommand, Settings};
+use crate::settings::{Cli, Command, KeysCommand, PartnersCommand, Settings, WebhooksCommand};
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
     let settings = cli.settings;
@@ -20,6 +20,9 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Command::Migrate => migrate(&settings).await.map(|_| ()),
         Command::Partners(command) => partners(&settings, command).await,
         Command::Keys(command) => keys(&settings, command).await,
+        Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
+            return verify_webhook(&secret, &header, &body_file, tolerance_s);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -111,7 +114,7 @@ async fn serve(
             .public_url
             .clone()
             .unwrap_or_else(|| format!("http://{}", connectable(http_addr.unwrap_or(settings.http_addr))));
-        let core = Core::new(db, settings.core_config(public_url)).context("building the adjudication engine")?;
+        let core = Core::new(db, settings.core_config(public_url)).context("building the core")?;
         tracing::info!("listening grpc={grpc_addr}");
         core_url.get_or_insert_with(|| format!("http://{}", connectable(grpc_addr)));
         let shutdown = stopped(stop_rx.clone());
@@ -217,4 +220,30 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `sail webhooks verify`: the receiver's check, by hand.
+fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, tolerance_s: i64) -> ExitCode {
+    let body = match std::fs::read(body_file) {
+        Ok(body) => body,
+        Err(err) => {
+            eprintln!("cannot read {}: {err}", body_file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let now = chrono_now();
+    match core_grpc::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
+        Ok(()) => {
+            println!("valid: the signature matches the body and the secret");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            println!("invalid: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn chrono_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }

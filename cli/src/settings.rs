@@ -95,6 +95,29 @@ pub enum Command {
     /// API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Webhook helpers.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhooksCommand {
+    /// Checks a Sail-Signature header against a saved request body; exits 0
+    /// when it verifies, 1 when it does not.
+    Verify {
+        /// The endpoint's signing secret (whsec_…).
+        #[arg(long)]
+        secret: String,
+        /// The Sail-Signature header value (t=…,v1=…).
+        #[arg(long)]
+        header: String,
+        /// A file holding the raw request body, byte for byte.
+        #[arg(long)]
+        body_file: std::path::PathBuf,
+        /// How old a signature may be, in seconds.
+        #[arg(long, default_value_t = 300)]
+        tolerance_s: i64,
+    },
 }
 
 #[derive(Debug, Subcommand)]

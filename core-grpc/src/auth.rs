@@ -39,8 +39,7 @@ pub fn generate_key_secret() -> String {
 /// The stored form of a key secret. The secrets are random and long, so a
 /// plain SHA-256 is as strong as a slow hash and keeps lookups indexed.
 pub fn hash_key_secret(secret: &str) -> String {
-    let digest = Sha256::digest(secret.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    crate::domain::hex(&Sha256::digest(secret.as_bytes()))
 }
 
 fn looks_like_key(secret: &str) -> bool {

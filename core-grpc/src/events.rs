@@ -1,20 +1,33 @@
 //! The partner's event log. Events are written with the connection that
-//! made the change they announce, so an event exists exactly when its change
-//! committed; delivery reads from here.
+//! made the change they announce, together with their webhook deliveries
+//! (the outbox), so an event exists, and will be delivered, exactly when its
+//! change committed.
 
-use entities::event;
-use sea_orm::{ActiveModelTrait, ConnectionTrait, Set};
+use entities::{event, webhook_attempt, webhook_delivery};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set,
+};
 
-use crate::domain::{IdKind, new_id, time};
+use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
+use crate::webhooks::delivery;
 
 /// Event types.
 pub mod kind {
     /// A pushed batch has been adjudicated.
     pub const TRANSACTIONS_INGESTED: &str = "transactions.ingested";
+    /// A connection entered the `error` state.
+    pub const CONNECTION_ERROR: &str = "connection.error";
+    /// A connection left the `error` state (a reconnect fixed it).
+    pub const CONNECTION_RECOVERED: &str = "connection.recovered";
+    /// An expense was adjudicated again after a receipt.
+    pub const EXPENSE_READJUDICATED: &str = "expense.readjudicated";
+    /// Every type, for validating subscriptions.
+    pub const ALL: [&str; 4] = [TRANSACTIONS_INGESTED, CONNECTION_ERROR, CONNECTION_RECOVERED, EXPENSE_READJUDICATED];
 }
 
-/// Records an event of `kind` with `data` for a partner.
+/// Records an event of `kind` with `data` for a partner, and its deliveries.
 pub async fn record(
     db: &impl ConnectionTrait,
     partner_id: &str,
@@ -28,5 +41,54 @@ pub async fn record(
         data: Set(data.to_string()),
         created_at: Set(time::now()),
     };
-    Ok(model.insert(db).await?)
+    let recorded = model.insert(db).await?;
+    delivery::enqueue_for_event(db, &recorded).await?;
+    Ok(recorded)
+}
+
+/// A page of the partner's events, newest first, and the total.
+pub async fn list_events(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    event_type: Option<&str>,
+    page: Page,
+) -> Result<(Vec<event::Model>, u64), CoreError> {
+    let mut query = event::Entity::find().filter(event::Column::PartnerId.eq(partner_id));
+    if let Some(event_type) = event_type {
+        if !kind::ALL.contains(&event_type) {
+            return Err(CoreError::invalid(
+                "type",
+                format!("Unknown event type '{event_type}'; known types: {}.", kind::ALL.join(", ")),
+            ));
+        }
+        query = query.filter(event::Column::Type.eq(event_type));
+    }
+    let total = query.clone().count(db).await?;
+    let found = query.order_by_desc(event::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    Ok((found, total))
+}
+
+/// One event of the partner, or `not_found`.
+pub async fn get_event(db: &impl ConnectionTrait, partner_id: &str, event_id: &str) -> Result<event::Model, CoreError> {
+    let not_found = || CoreError::not_found("event", "event_id", event_id);
+    let id = parse_id(IdKind::Event, event_id).ok_or_else(not_found)?;
+    event::Entity::find_by_id(id).filter(event::Column::PartnerId.eq(partner_id)).one(db).await?.ok_or_else(not_found)
+}
+
+/// An event's deliveries and every attempt, oldest first.
+pub async fn delivery_history(
+    db: &impl ConnectionTrait,
+    event_id: &str,
+) -> Result<(Vec<webhook_delivery::Model>, Vec<webhook_attempt::Model>), CoreError> {
+    let deliveries = webhook_delivery::Entity::find()
+        .filter(webhook_delivery::Column::EventId.eq(event_id))
+        .order_by_asc(webhook_delivery::Column::Id)
+        .all(db)
+        .await?;
+    let attempts = webhook_attempt::Entity::find()
+        .filter(webhook_attempt::Column::EventId.eq(event_id))
+        .order_by_asc(webhook_attempt::Column::Id)
+        .all(db)
+        .await?;
+    Ok((deliveries, attempts))
 }

@@ -3,22 +3,17 @@
 //! takes the job over, so accepted work is never lost; completion is
 //! conditional on still holding the claim, so work is never applied twice.
 //!
-//! Claims: on PostgreSQL `FOR UPDATE SKIP LOCKED` lets many cores claim
-//! different jobs at once; on SQLite the claim runs in a `BEGIN IMMEDIATE`
-//! transaction, which already admits one writer at a time (sea-query would
-//! drop the locking clause there silently, so it is not written at all).
+//! Claims go through `lease`, shared with webhook deliveries.
 
 use std::time::Duration;
 
 use entities::job;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, QueryFilter, Set,
-    Statement,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
+use crate::lease::{self, ClaimSpec};
 
 /// How long a claim holds, by default, before another worker may take the
 /// job over (`CoreConfig::job_lease`).
@@ -91,39 +86,17 @@ pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::
     Ok(model.insert(db).await?)
 }
 
-fn now_ms() -> i64 {
-    time::now().timestamp_millis()
-}
+/// Runnable jobs: queued, or processing under an expired lease.
+const JOB_CLAIM: ClaimSpec = ClaimSpec {
+    table: "jobs",
+    set: "status = 'processing', attempts = attempts + 1, lease_until_ms = $1, started_at = COALESCE(started_at, $3)",
+    runnable: "status = 'queued' OR (status = 'processing' AND lease_until_ms < $2)",
+    order: "id",
+};
 
-/// Claims up to `max` of the oldest runnable jobs (queued, or processing
-/// with an expired lease), oldest first; empty when there are none.
+/// Claims up to `max` of the oldest runnable jobs, oldest first.
 pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result<Vec<job::Model>, CoreError> {
-    let backend = db.get_database_backend();
-    let now = now_ms();
-    let lease_until = now + lease.as_millis() as i64;
-    let started = time::now();
-    let (sql, values): (&str, Vec<sea_orm::Value>) = match backend {
-        DatabaseBackend::Postgres => (
-            "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = $1, \
-             started_at = COALESCE(started_at, $2) \
-             WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < $3) \
-                          ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) \
-             RETURNING *",
-            vec![lease_until.into(), started.into(), now.into(), (max as i64).into()],
-        ),
-        _ => (
-            "UPDATE jobs SET status = 'processing', attempts = attempts + 1, lease_until_ms = ?, \
-             started_at = COALESCE(started_at, ?) \
-             WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' OR (status = 'processing' AND lease_until_ms < ?) \
-                          ORDER BY id LIMIT ?) \
-             RETURNING *",
-            vec![lease_until.into(), started.into(), now.into(), (max as i64).into()],
-        ),
-    };
-    let txn = begin_write(db).await?;
-    let mut claimed =
-        job::Entity::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).all(&*txn).await?;
-    txn.commit().await?;
+    let mut claimed = lease::claim::<job::Entity>(db, &JOB_CLAIM, lease, max).await?;
     claimed.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(claimed)
 }

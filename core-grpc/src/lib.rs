@@ -23,10 +23,12 @@ pub mod fuzzy;
 pub mod grpc;
 pub mod ingest;
 pub mod jobs;
+pub mod lease;
 pub mod reference;
 pub mod sandbox;
 pub mod server;
 pub mod users;
+pub mod webhooks;
 pub mod worker;
 
 pub use config::CoreConfig;

@@ -22,11 +22,13 @@ use tower_http::trace::TraceLayer;
 use crate::auth::{Authenticator, RateLimits};
 use crate::config::CoreConfig;
 use crate::engine::{DirectoryMerchant, Engine, EngineError, Outcome};
+use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
     sandbox::SandboxService, transactions::TransactionsService, users::UsersService,
 };
 use crate::worker;
+use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::WebhookEndpointsServer};
 
 /// Everything a running core shares between requests and workers.
 #[derive(Clone)]
@@ -38,13 +40,15 @@ pub struct Core {
     pub work: Arc<Notify>,
     /// The adjudication engine over the merchant directory.
     pub engine: Arc<Engine>,
+    /// The HTTP client webhook deliveries go out through.
+    pub http: reqwest::Client,
 }
 
 impl Core {
     /// A core over `db`. The engine's directory is the seeded one
     /// (`data/merchants.csv`), whose ids are deterministic, so `merchant.id`
     /// on an expense is the id `GET /merchants` shows.
-    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, EngineError> {
+    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
         let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
         let directory = migration::seed::merchants()
             .unwrap_or_default()
@@ -58,7 +62,15 @@ impl Core {
             })
             .collect();
         let engine = Arc::new(Engine::new(directory)?);
-        Ok(Core { db, config: Arc::new(config), limits, work: Arc::new(Notify::new()), engine })
+        // reqwest is built without a TLS provider of its own (one crypto
+        // library, ring, for the whole binary): install it once.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(crate::webhooks::delivery::ATTEMPT_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Core { db, config: Arc::new(config), limits, work: Arc::new(Notify::new()), engine, http })
     }
 
     /// Tells the workers that a job is waiting.
@@ -66,6 +78,15 @@ impl Core {
         self.work.notify_waiters();
         self.work.notify_one();
     }
+}
+
+/// Why a core could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("adjudication engine: {0}")]
+    Engine(#[from] EngineError),
+    #[error("webhook HTTP client: {0}")]
+    Http(#[from] reqwest::Error),
 }
 
 /// Errors that stop the server itself.
@@ -104,8 +125,11 @@ pub async fn run(
         .build_v1alpha()?;
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let workers: Vec<_> =
+    let mut workers: Vec<_> =
         (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), stop_rx.clone()))).collect();
+    if core.config.workers > 0 {
+        workers.push(tokio::spawn(crate::webhooks::delivery::run(core.clone(), stop_rx.clone())));
+    }
 
     let trace = TraceLayer::new_for_grpc().make_span_with(|request: &http::Request<_>| {
         let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -128,6 +152,8 @@ pub async fn run(
         .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
         .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
         .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
+        .add_service(WebhookEndpointsServer::new(WebhooksService { core: core.clone() }))
+        .add_service(EventsServer::new(WebhooksService { core: core.clone() }))
         .serve_with_incoming_shutdown(
             // Without TCP_NODELAY a response split over two writes waits out
             // the client's delayed ACK (about 40 ms).

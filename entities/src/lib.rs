@@ -12,3 +12,6 @@ pub mod merchant;
 pub mod partner;
 pub mod transaction;
 pub mod user;
+pub mod webhook_attempt;
+pub mod webhook_delivery;
+pub mod webhook_endpoint;

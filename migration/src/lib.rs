@@ -5,6 +5,7 @@ use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_foundation;
 mod m20261122_000002_connections;
+mod m20261122_000003_webhooks;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -15,7 +16,11 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261122_000001_foundation::Migration), Box::new(m20261122_000002_connections::Migration)]
+        vec![
+            Box::new(m20261122_000001_foundation::Migration),
+            Box::new(m20261122_000002_connections::Migration),
+            Box::new(m20261122_000003_webhooks::Migration),
+        ]
     }
 }
 

@@ -15,3 +15,4 @@ mod ingestion;
 mod reference_data;
 mod sandbox;
 mod users;
+mod webhooks;

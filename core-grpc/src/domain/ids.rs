@@ -20,6 +20,10 @@ pub enum IdKind {
     Key,
     Partner,
     Receipt,
+    /// A webhook delivery (internal).
+    Delivery,
+    /// A webhook delivery attempt (internal).
+    Attempt,
 }
 
 impl IdKind {
@@ -39,6 +43,8 @@ impl IdKind {
             IdKind::Key => "key_",
             IdKind::Partner => "ptn_",
             IdKind::Receipt => "rcpt_",
+            IdKind::Delivery => "dlv_",
+            IdKind::Attempt => "att_",
         }
     }
 }

@@ -12,3 +12,33 @@ pub use contact::{CountryCode, Email, Phone};
 pub use ids::{IdKind, new_id, parse_id};
 pub use page::Page;
 pub use scope::{Scope, ScopeSet};
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(DIGITS[(byte >> 4) as usize] as char);
+        out.push(DIGITS[(byte & 0x0f) as usize] as char);
+    }
+    out
+}
+
+/// Bytes of a hex string (either case); None when it is not hex.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hex_round_trips() {
+        assert_eq!(super::hex(&[0, 15, 255]), "000fff");
+        assert_eq!(super::unhex("000FFF"), Some(vec![0, 15, 255]));
+        assert_eq!(super::unhex("0g"), None);
+        assert_eq!(super::unhex("abc"), None);
+    }
+}

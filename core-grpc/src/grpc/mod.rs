@@ -8,3 +8,4 @@ pub mod health;
 pub mod sandbox;
 pub mod transactions;
 pub mod users;
+pub mod webhooks;

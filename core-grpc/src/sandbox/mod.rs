@@ -18,6 +18,7 @@ use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::engine::Engine;
 use crate::error::CoreError;
+use crate::events;
 use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::users;
@@ -215,7 +216,23 @@ async fn sync_connection(
         ));
         errored.error_recoverable = Set(Some(true));
         errored.updated_at = Set(now);
-        errored.update(db).await?;
+        let errored = errored.update(db).await?;
+        events::record(
+            db,
+            &errored.partner_id,
+            events::kind::CONNECTION_ERROR,
+            serde_json::json!({
+                "connection_id": errored.id,
+                "user_id": errored.user_id,
+                "type": errored.r#type,
+                "error": {
+                    "code": errored.error_code,
+                    "message": errored.error_message,
+                    "recoverable": errored.error_recoverable,
+                },
+            }),
+        )
+        .await?;
         return Ok(0);
     }
 

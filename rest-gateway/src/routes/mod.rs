@@ -9,6 +9,7 @@ pub mod health;
 pub mod sandbox;
 pub mod transactions;
 pub mod users;
+pub mod webhooks;
 
 use axum::Router;
 use tonic::transport::Channel;
@@ -22,5 +23,6 @@ pub fn api(core: Channel) -> Router {
         .merge(accounts::router())
         .merge(sandbox::router())
         .merge(transactions::router())
+        .merge(webhooks::router())
         .with_state(core)
 }

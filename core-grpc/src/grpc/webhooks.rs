@@ -1,0 +1,149 @@
+//! `sail.v1.WebhookEndpoints` and `sail.v1.Events`.
+
+use entities::{event, webhook_endpoint};
+use sail_api::pb::{self, events_server::Events, webhook_endpoints_server::WebhookEndpoints};
+use tonic::{Request, Response, Status};
+
+use crate::auth::caller;
+use crate::db::begin_write;
+use crate::domain::{Page, time};
+use crate::events;
+use crate::server::Core;
+use crate::webhooks::{self, delivery};
+
+pub struct WebhooksService {
+    pub core: Core,
+}
+
+fn endpoint_to_pb(e: webhook_endpoint::Model, show_secret: bool) -> pb::WebhookEndpoint {
+    pb::WebhookEndpoint {
+        id: e.id,
+        url: e.url,
+        events: e.events.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
+        secret: show_secret.then_some(e.secret),
+        status: e.status,
+        created_at: time::rfc3339(&e.created_at),
+    }
+}
+
+fn event_to_pb(e: event::Model) -> pb::Event {
+    pb::Event {
+        id: e.id,
+        r#type: e.r#type,
+        created_at: time::rfc3339(&e.created_at),
+        data: e.data,
+        deliveries: Vec::new(),
+        delivery_attempts: Vec::new(),
+    }
+}
+
+async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, crate::CoreError> {
+    let (deliveries, attempts) = events::delivery_history(&core.db, &found.id).await?;
+    let mut out = event_to_pb(found);
+    let at = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).map(|t| time::rfc3339(&t));
+    out.deliveries = deliveries
+        .into_iter()
+        .map(|d| pb::EventDelivery {
+            endpoint_id: d.endpoint_id,
+            next_attempt_at: (d.status == delivery::status::PENDING).then(|| at(d.next_attempt_at_ms)).flatten(),
+            status: d.status,
+            attempts: i64::from(d.attempts),
+            delivered_at: d.delivered_at.as_ref().map(time::rfc3339),
+        })
+        .collect();
+    out.delivery_attempts = attempts
+        .into_iter()
+        .map(|a| pb::DeliveryAttempt {
+            endpoint_id: a.endpoint_id,
+            attempted_at: time::rfc3339(&a.attempted_at),
+            status_code: a.status_code.map(i64::from),
+            latency_ms: a.latency_ms,
+            error: a.error,
+            delivered: a.delivered,
+        })
+        .collect();
+    Ok(out)
+}
+
+#[tonic::async_trait]
+impl WebhookEndpoints for WebhooksService {
+    async fn create_webhook_endpoint(
+        &self,
+        request: Request<pb::CreateWebhookEndpointRequest>,
+    ) -> Result<Response<pb::WebhookEndpoint>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let created = webhooks::create_endpoint(
+            &self.core.db,
+            &caller.partner_id,
+            &req.url,
+            &req.events,
+            self.core.config.sandbox,
+        )
+        .await?;
+        Ok(Response::new(endpoint_to_pb(created, true)))
+    }
+
+    async fn list_webhook_endpoints(
+        &self,
+        request: Request<pb::ListWebhookEndpointsRequest>,
+    ) -> Result<Response<pb::ListWebhookEndpointsResponse>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let page = Page::parse(req.limit, req.offset)?;
+        let (found, total) = webhooks::list_endpoints(&self.core.db, &caller.partner_id, page).await?;
+        Ok(Response::new(pb::ListWebhookEndpointsResponse {
+            data: found.into_iter().map(|e| endpoint_to_pb(e, false)).collect(),
+            pagination: Some(page.pagination(total)),
+        }))
+    }
+
+    async fn delete_webhook_endpoint(
+        &self,
+        request: Request<pb::DeleteWebhookEndpointRequest>,
+    ) -> Result<Response<pb::WebhookEndpoint>, Status> {
+        let caller = caller(&request)?;
+        let txn = begin_write(&self.core.db).await.map_err(crate::CoreError::from)?;
+        let deleted =
+            webhooks::delete_endpoint(&*txn, &caller.partner_id, &request.get_ref().webhook_endpoint_id).await?;
+        txn.commit().await.map_err(crate::CoreError::from)?;
+        Ok(Response::new(endpoint_to_pb(deleted, false)))
+    }
+}
+
+#[tonic::async_trait]
+impl Events for WebhooksService {
+    async fn list_events(
+        &self,
+        request: Request<pb::ListEventsRequest>,
+    ) -> Result<Response<pb::ListEventsResponse>, Status> {
+        let caller = caller(&request)?;
+        let req = request.into_inner();
+        let page = Page::parse(req.limit, req.offset)?;
+        let (found, total) =
+            events::list_events(&self.core.db, &caller.partner_id, req.r#type.as_deref(), page).await?;
+        Ok(Response::new(pb::ListEventsResponse {
+            data: found.into_iter().map(event_to_pb).collect(),
+            pagination: Some(page.pagination(total)),
+        }))
+    }
+
+    async fn get_event(&self, request: Request<pb::GetEventRequest>) -> Result<Response<pb::Event>, Status> {
+        let caller = caller(&request)?;
+        let found = events::get_event(&self.core.db, &caller.partner_id, &request.get_ref().event_id).await?;
+        Ok(Response::new(event_detail(&self.core, found).await?))
+    }
+
+    async fn redeliver_event(
+        &self,
+        request: Request<pb::RedeliverEventRequest>,
+    ) -> Result<Response<pb::Event>, Status> {
+        let caller = caller(&request)?;
+        let found = events::get_event(&self.core.db, &caller.partner_id, &request.get_ref().event_id).await?;
+        let txn = begin_write(&self.core.db).await.map_err(crate::CoreError::from)?;
+        delivery::redeliver(&*txn, &found).await?;
+        txn.commit().await.map_err(crate::CoreError::from)?;
+        self.core.wake_workers();
+        Ok(Response::new(event_detail(&self.core, found).await?))
+    }
+}

@@ -1,0 +1,349 @@
+//! Delivering events to endpoints: the outbox rows written with each event,
+//! the delivery worker that claims due rows under a lease (shared with jobs,
+//! see `lease`), signs and POSTs the event, records every attempt, and
+//! reschedules failures with exponential backoff and jitter until the
+//! configured maximum age.
+
+use std::time::{Duration, Instant};
+
+use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
+use rand::Rng;
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use tokio::sync::watch;
+
+use super::{check_url, signature, status as endpoint_status, subscribes};
+use crate::db::begin_write;
+use crate::domain::{IdKind, new_id, time};
+use crate::error::CoreError;
+use crate::lease::{self, ClaimSpec};
+use crate::server::Core;
+
+/// Delivery states.
+pub mod status {
+    pub const PENDING: &str = "pending";
+    pub const DELIVERED: &str = "delivered";
+    pub const FAILED: &str = "failed";
+    /// The endpoint was deleted before the delivery landed.
+    pub const CANCELLED: &str = "cancelled";
+}
+
+/// How long one attempt may take (decisions §6).
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest wait between attempts.
+pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
+/// A worker's hold on a delivery: longer than an attempt can take.
+const LEASE: Duration = Duration::from_secs(60);
+/// Deliveries a worker claims and sends at once.
+const CLAIM_BATCH: u64 = 16;
+/// How often an idle delivery worker looks for due deliveries.
+const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
+    table: "webhook_deliveries",
+    set: "lease_until_ms = $1",
+    runnable: "status = 'pending' AND next_attempt_at_ms <= $2 AND (lease_until_ms IS NULL OR lease_until_ms < $2)",
+    order: "next_attempt_at_ms, id",
+};
+
+/// Writes a delivery of `event` to each of its partner's endpoints that
+/// subscribe to its type, with the caller's connection (the outbox).
+pub async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
+    let endpoints = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .all(db)
+        .await?;
+    let now = time::now();
+    let rows: Vec<webhook_delivery::ActiveModel> = endpoints
+        .iter()
+        .filter(|endpoint| subscribes(endpoint, &event.r#type))
+        .map(|endpoint| webhook_delivery::ActiveModel {
+            id: Set(new_id(IdKind::Delivery)),
+            partner_id: Set(event.partner_id.clone()),
+            event_id: Set(event.id.clone()),
+            endpoint_id: Set(endpoint.id.clone()),
+            status: Set(status::PENDING.to_string()),
+            attempts: Set(0),
+            next_attempt_at_ms: Set(now.timestamp_millis()),
+            lease_until_ms: Set(None),
+            created_at: Set(now),
+            delivered_at: Set(None),
+        })
+        .collect();
+    let count = rows.len();
+    if count > 0 {
+        webhook_delivery::Entity::insert_many(rows).exec_without_returning(db).await?;
+    }
+    Ok(count)
+}
+
+/// Sends `event` again, now, to its partner's subscribed endpoints.
+pub async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
+    let endpoints = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .all(db)
+        .await?;
+    let now = time::now();
+    let mut count = 0;
+    for endpoint in endpoints.iter().filter(|e| subscribes(e, &event.r#type)) {
+        let existing = webhook_delivery::Entity::find()
+            .filter(webhook_delivery::Column::EventId.eq(&event.id))
+            .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
+            .one(db)
+            .await?;
+        match existing {
+            Some(found) => {
+                let mut again: webhook_delivery::ActiveModel = found.into();
+                again.status = Set(status::PENDING.to_string());
+                again.next_attempt_at_ms = Set(now.timestamp_millis());
+                again.lease_until_ms = Set(None);
+                again.update(db).await?;
+            }
+            None => {
+                webhook_delivery::ActiveModel {
+                    id: Set(new_id(IdKind::Delivery)),
+                    partner_id: Set(event.partner_id.clone()),
+                    event_id: Set(event.id.clone()),
+                    endpoint_id: Set(endpoint.id.clone()),
+                    status: Set(status::PENDING.to_string()),
+                    attempts: Set(0),
+                    next_attempt_at_ms: Set(now.timestamp_millis()),
+                    lease_until_ms: Set(None),
+                    created_at: Set(now),
+                    delivered_at: Set(None),
+                }
+                .insert(db)
+                .await?;
+            }
+        }
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Stops every pending delivery to a deleted endpoint.
+pub async fn cancel_for_endpoint(db: &impl ConnectionTrait, endpoint_id: &str) -> Result<(), CoreError> {
+    webhook_delivery::Entity::update_many()
+        .col_expr(webhook_delivery::Column::Status, Expr::value(status::CANCELLED))
+        .filter(webhook_delivery::Column::EndpointId.eq(endpoint_id))
+        .filter(webhook_delivery::Column::Status.eq(status::PENDING))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// The wait before attempt `attempt + 1`, after `attempt` failed ones:
+/// `base · 2^(attempt-1)`, capped at an hour, with equal jitter (between half
+/// and all of it), so receivers recovering from an outage are not stampeded.
+pub fn retry_delay(base: Duration, attempt: i32, rng: &mut impl Rng) -> Duration {
+    let exponent = attempt.saturating_sub(1).clamp(0, 30) as u32;
+    let full = base.saturating_mul(2u32.saturating_pow(exponent)).min(MAX_RETRY_DELAY);
+    let half = full / 2;
+    half + Duration::from_millis(rng.random_range(0..=half.as_millis() as u64))
+}
+
+/// The JSON body delivered for an event: `{id, type, created_at, data}`.
+pub fn event_body(event: &event::Model) -> Result<String, CoreError> {
+    let data: serde_json::Value =
+        serde_json::from_str(&event.data).map_err(|err| CoreError::Internal(format!("data of {}: {err}", event.id)))?;
+    Ok(serde_json::json!({
+        "id": event.id,
+        "type": event.r#type,
+        "created_at": time::rfc3339(&event.created_at),
+        "data": data,
+    })
+    .to_string())
+}
+
+/// What one attempt came to.
+struct AttemptResult {
+    status_code: Option<u16>,
+    error: Option<String>,
+    latency: Duration,
+}
+
+impl AttemptResult {
+    fn delivered(&self) -> bool {
+        self.status_code.is_some_and(|code| (200..300).contains(&code))
+    }
+}
+
+async fn attempt(
+    core: &Core,
+    endpoint: &webhook_endpoint::Model,
+    event: &event::Model,
+) -> Result<AttemptResult, CoreError> {
+    let body = event_body(event)?;
+    let started = Instant::now();
+    // DNS may have changed since the endpoint was registered: check again.
+    let url = match check_url(&endpoint.url, core.config.sandbox).await {
+        Ok(url) => url,
+        Err(err) => {
+            return Ok(AttemptResult { status_code: None, error: Some(err.to_string()), latency: started.elapsed() });
+        }
+    };
+    let signed = signature::sign(&endpoint.secret, time::now().timestamp(), body.as_bytes());
+    let sent = core
+        .http
+        .post(url)
+        .header("content-type", "application/json")
+        .header("sail-event-id", &event.id)
+        .header("sail-event-type", &event.r#type)
+        .header("sail-signature", signed)
+        .body(body)
+        .send()
+        .await;
+    let latency = started.elapsed();
+    Ok(match sent {
+        Ok(response) => {
+            let code = response.status().as_u16();
+            let error = (!(200..300).contains(&code)).then(|| format!("the endpoint answered {code}"));
+            AttemptResult { status_code: Some(code), error, latency }
+        }
+        Err(err) => {
+            let why = if err.is_timeout() {
+                format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())
+            } else if err.is_connect() {
+                "could not connect to the endpoint".to_string()
+            } else {
+                format!("request failed: {err}")
+            };
+            AttemptResult { status_code: None, error: Some(why), latency }
+        }
+    })
+}
+
+/// Makes one attempt at a claimed delivery and records it; reschedules or
+/// closes the delivery, but only while the claim is still this worker's.
+async fn deliver(core: &Core, claimed: webhook_delivery::Model) -> Result<(), CoreError> {
+    let db = &core.db;
+    let event = event::Entity::find_by_id(claimed.event_id.as_str()).one(db).await?;
+    let endpoint = webhook_endpoint::Entity::find_by_id(claimed.endpoint_id.as_str()).one(db).await?;
+    let (Some(event), Some(endpoint)) = (event, endpoint) else {
+        return Err(CoreError::Internal(format!("delivery {} lost its event or endpoint", claimed.id)));
+    };
+    if endpoint.status != endpoint_status::ENABLED {
+        return close(db, &claimed, status::CANCELLED, 0).await;
+    }
+    let result = attempt(core, &endpoint, &event).await?;
+    let now = time::now();
+    let attempts = claimed.attempts + 1;
+
+    let txn = begin_write(db).await?;
+    webhook_attempt::ActiveModel {
+        id: Set(new_id(IdKind::Attempt)),
+        delivery_id: Set(claimed.id.clone()),
+        event_id: Set(event.id.clone()),
+        endpoint_id: Set(endpoint.id.clone()),
+        attempted_at: Set(now),
+        status_code: Set(result.status_code.map(i32::from)),
+        latency_ms: Set(result.latency.as_millis() as i64),
+        error: Set(result.error.clone()),
+        delivered: Set(result.delivered()),
+    }
+    .insert(&*txn)
+    .await?;
+    let (state, next_at) = if result.delivered() {
+        (status::DELIVERED, claimed.next_attempt_at_ms)
+    } else {
+        let delay = retry_delay(core.config.webhook_retry_base, attempts, &mut rand::rng());
+        let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+        let age_limit =
+            event.created_at + chrono::Duration::from_std(core.config.webhook_retry_max_age).unwrap_or_default();
+        if next > age_limit {
+            (status::FAILED, claimed.next_attempt_at_ms)
+        } else {
+            (status::PENDING, next.timestamp_millis())
+        }
+    };
+    let mut update = webhook_delivery::Entity::update_many()
+        .col_expr(webhook_delivery::Column::Status, Expr::value(state))
+        .col_expr(webhook_delivery::Column::Attempts, Expr::value(attempts))
+        .col_expr(webhook_delivery::Column::NextAttemptAtMs, Expr::value(next_at))
+        .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None));
+    if state == status::DELIVERED {
+        update = update.col_expr(webhook_delivery::Column::DeliveredAt, Expr::value(Some(now)));
+    }
+    let updated = update
+        .filter(webhook_delivery::Column::Id.eq(&claimed.id))
+        .filter(webhook_delivery::Column::LeaseUntilMs.eq(claimed.lease_until_ms))
+        .exec(&*txn)
+        .await?;
+    if updated.rows_affected == 1 {
+        txn.commit().await?;
+        Ok(())
+    } else {
+        Err(CoreError::Internal(format!("lost the claim on delivery {}", claimed.id)))
+    }
+}
+
+async fn close(
+    db: &DatabaseConnection,
+    claimed: &webhook_delivery::Model,
+    state: &str,
+    attempts: i32,
+) -> Result<(), CoreError> {
+    webhook_delivery::Entity::update_many()
+        .col_expr(webhook_delivery::Column::Status, Expr::value(state))
+        .col_expr(webhook_delivery::Column::Attempts, Expr::value(claimed.attempts + attempts))
+        .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None))
+        .filter(webhook_delivery::Column::Id.eq(&claimed.id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Runs a delivery worker until `stop` turns true; deliveries in flight
+/// finish first.
+pub async fn run(core: Core, mut stop: watch::Receiver<bool>) {
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        match lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, CLAIM_BATCH).await {
+            Ok(claimed) if !claimed.is_empty() => {
+                let mut sends = tokio::task::JoinSet::new();
+                for delivery in claimed {
+                    let core = core.clone();
+                    sends.spawn(async move {
+                        let id = delivery.id.clone();
+                        if let Err(err) = deliver(&core, delivery).await {
+                            tracing::error!(delivery = %id, error = %err, "webhook delivery failed to record; its lease will expire");
+                        }
+                    });
+                }
+                while sends.join_next().await.is_some() {}
+                continue;
+            }
+            Ok(_) => {}
+            Err(err) => tracing::error!(error = %err, "claiming webhook deliveries failed"),
+        }
+        tokio::select! {
+            _ = stop.changed() => {}
+            _ = core.work.notified() => {}
+            _ = tokio::time::sleep(POLL_INTERVAL) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_double_with_jitter_and_cap_at_an_hour() {
+        let mut rng = rand::rng();
+        let base = Duration::from_secs(10);
+        for attempt in 1..=6 {
+            let full = base * 2u32.pow(attempt as u32 - 1);
+            for _ in 0..50 {
+                let delay = retry_delay(base, attempt, &mut rng);
+                assert!(delay >= full / 2 && delay <= full, "attempt {attempt}: {delay:?}");
+            }
+        }
+        assert!(retry_delay(base, 40, &mut rng) <= MAX_RETRY_DELAY);
+        assert!(retry_delay(base, 40, &mut rng) >= MAX_RETRY_DELAY / 2);
+    }
+}

@@ -1,0 +1,246 @@
+//! Webhooks: partners' endpoints, signed deliveries of every event, retried
+//! with backoff until they land (decisions §6). Events reach endpoints
+//! through a transactional outbox: `events::record` writes each delivery in
+//! the transaction that made the change, and delivery workers claim them
+//! under the same lease as jobs.
+
+pub mod delivery;
+pub mod signature;
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use entities::webhook_endpoint;
+use rand::Rng;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    Set,
+};
+
+use crate::domain::{IdKind, Page, new_id, parse_id, time};
+use crate::error::CoreError;
+use crate::events::kind;
+
+/// Endpoint states.
+pub mod status {
+    pub const ENABLED: &str = "enabled";
+    pub const DELETED: &str = "deleted";
+}
+
+/// A new signing secret: `whsec_` + 32 base62 characters.
+pub fn generate_secret() -> String {
+    let tail: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(32).map(char::from).collect();
+    format!("whsec_{tail}")
+}
+
+/// Why an address may not receive webhooks, if it may not.
+pub fn forbidden_address(ip: IpAddr, sandbox: bool) -> Option<&'static str> {
+    let ip = match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(IpAddr::V6(v6)),
+        v4 => v4,
+    };
+    if ip.is_loopback() {
+        return (!sandbox).then_some("a loopback address");
+    }
+    match ip {
+        IpAddr::V4(v4) => {
+            let o = v4.octets();
+            if v4 == Ipv4Addr::new(169, 254, 169, 254) {
+                Some("a cloud metadata address")
+            } else if v4.is_private() {
+                Some("a private address")
+            } else if v4.is_link_local() {
+                Some("a link-local address")
+            } else if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() || o[0] == 0 {
+                Some("a non-routable address")
+            } else if o[0] == 100 && (64..128).contains(&o[1]) {
+                Some("a shared (carrier-grade NAT) address")
+            } else {
+                None
+            }
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            if v6 == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) {
+                Some("a cloud metadata address")
+            } else if (first & 0xfe00) == 0xfc00 {
+                Some("a private (unique local) address")
+            } else if (first & 0xffc0) == 0xfe80 {
+                Some("a link-local address")
+            } else if v6.is_unspecified() || v6.is_multicast() {
+                Some("a non-routable address")
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Checks that `url` may receive webhooks: absolute http(s), no credentials,
+/// and every address it resolves to public (loopback too in sandbox mode).
+/// Deliveries check again before each attempt, since DNS can change.
+pub async fn check_url(url: &str, sandbox: bool) -> Result<reqwest::Url, CoreError> {
+    let invalid = |why: String| CoreError::invalid("url", why);
+    if url.len() > 2048 {
+        return Err(invalid("url must be at most 2048 characters.".into()));
+    }
+    let parsed =
+        reqwest::Url::parse(url).map_err(|err| invalid(format!("url must be an absolute http(s) URL: {err}.")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(invalid(format!("url must use http or https, not {}.", parsed.scheme())));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(invalid("url must not carry credentials; verify requests with Sail-Signature instead.".into()));
+    }
+    let host = parsed.host_str().ok_or_else(|| invalid("url must name a host.".into()))?;
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addresses: Vec<IpAddr> = match host.parse::<IpAddr>() {
+        Ok(ip) => vec![ip],
+        Err(_) => tokio::net::lookup_host((host, port))
+            .await
+            .map_err(|err| invalid(format!("url's host {host} does not resolve: {err}.")))?
+            .map(|addr| addr.ip())
+            .collect(),
+    };
+    if addresses.is_empty() {
+        return Err(invalid(format!("url's host {host} does not resolve.")));
+    }
+    for ip in addresses {
+        if let Some(why) = forbidden_address(ip, sandbox) {
+            return Err(invalid(format!(
+                "url resolves to {ip}, {why}; webhooks go to public addresses only{}.",
+                if sandbox { "" } else { " (sandbox mode also allows loopback)" }
+            )));
+        }
+    }
+    Ok(parsed)
+}
+
+/// Validates subscribed event types: known ones, no repeats.
+pub fn parse_event_types(events: &[String]) -> Result<Vec<String>, CoreError> {
+    let mut out: Vec<String> = Vec::new();
+    for (index, event) in events.iter().enumerate() {
+        if !kind::ALL.contains(&event.as_str()) {
+            return Err(CoreError::invalid(
+                format!("events.{index}"),
+                format!("Unknown event type '{event}'; known types: {}.", kind::ALL.join(", ")),
+            ));
+        }
+        if !out.contains(event) {
+            out.push(event.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Registers an endpoint for the partner.
+pub async fn create_endpoint(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    url: &str,
+    events: &[String],
+    sandbox: bool,
+) -> Result<webhook_endpoint::Model, CoreError> {
+    let url = check_url(url, sandbox).await?;
+    let events = parse_event_types(events)?;
+    let model = webhook_endpoint::ActiveModel {
+        id: Set(new_id(IdKind::WebhookEndpoint)),
+        partner_id: Set(partner_id.to_string()),
+        url: Set(url.to_string()),
+        events: Set(events.join(",")),
+        secret: Set(generate_secret()),
+        status: Set(status::ENABLED.to_string()),
+        created_at: Set(time::now()),
+        deleted_at: Set(None),
+    };
+    Ok(model.insert(db).await?)
+}
+
+/// The partner's enabled endpoints, oldest first, paged, and the total.
+pub async fn list_endpoints(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    page: Page,
+) -> Result<(Vec<webhook_endpoint::Model>, u64), CoreError> {
+    let query = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(status::ENABLED));
+    let total = query.clone().count(db).await?;
+    let found = query.order_by_asc(webhook_endpoint::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    Ok((found, total))
+}
+
+/// Deletes an endpoint: no further deliveries to it, pending ones included.
+pub async fn delete_endpoint(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    endpoint_id: &str,
+) -> Result<webhook_endpoint::Model, CoreError> {
+    let not_found = || CoreError::not_found("webhook endpoint", "webhook_endpoint_id", endpoint_id);
+    let id = parse_id(IdKind::WebhookEndpoint, endpoint_id).ok_or_else(not_found)?;
+    let found = webhook_endpoint::Entity::find_by_id(id)
+        .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(status::ENABLED))
+        .one(db)
+        .await?
+        .ok_or_else(not_found)?;
+    let mut deleted: webhook_endpoint::ActiveModel = found.into();
+    deleted.status = Set(status::DELETED.to_string());
+    deleted.deleted_at = Set(Some(time::now()));
+    let deleted = deleted.update(db).await?;
+    delivery::cancel_for_endpoint(db, &deleted.id).await?;
+    Ok(deleted)
+}
+
+/// Whether an endpoint subscribes to events of `event_type`.
+pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: &str) -> bool {
+    endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn private_and_special_addresses_are_forbidden_in_production() {
+        for bad in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "169.254.1.1",
+            "0.0.0.0",
+            "100.64.0.1",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:10.0.0.1",
+            "fd00:ec2::254",
+        ] {
+            assert!(forbidden_address(ip(bad), false).is_some(), "{bad}");
+        }
+        for good in ["93.184.216.34", "8.8.8.8", "2606:4700::1111"] {
+            assert_eq!(forbidden_address(ip(good), false), None, "{good}");
+        }
+    }
+
+    #[test]
+    fn sandbox_mode_allows_loopback_only() {
+        assert_eq!(forbidden_address(ip("127.0.0.1"), true), None);
+        assert_eq!(forbidden_address(ip("::1"), true), None);
+        assert!(forbidden_address(ip("10.0.0.1"), true).is_some());
+        assert!(forbidden_address(ip("169.254.169.254"), true).is_some());
+    }
+
+    #[test]
+    fn secrets_are_long_and_distinct() {
+        let a = generate_secret();
+        assert!(a.starts_with("whsec_") && a.len() == 38);
+        assert_ne!(a, generate_secret());
+    }
+}

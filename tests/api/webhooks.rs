@@ -1,0 +1,372 @@
+//! Webhooks end to end, to a real HTTP receiver on a loopback port: delivery
+//! after a push, the signature checked by an independent implementation
+//! (Python's hmac), retries, a receiver down across a restart, redelivery,
+//! tenant isolation, and SSRF refusals outside sandbox mode.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use core_grpc::CoreConfig;
+use serde_json::{Value, json};
+
+use crate::helpers::{Options, TestApp};
+use crate::ingestion::{push, setup, tx, wait_for_job};
+
+/// One request the receiver got.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+#[derive(Clone, Default)]
+struct ReceiverState {
+    received: Arc<Mutex<Vec<Received>>>,
+    fail_first: Arc<AtomicUsize>,
+}
+
+/// A webhook receiver: answers 500 to its first `fail_first` requests, 200 after.
+pub struct Receiver {
+    pub url: String,
+    state: ReceiverState,
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn receive(State(state): State<ReceiverState>, headers: HeaderMap, body: Bytes) -> StatusCode {
+    state.received.lock().unwrap().push(Received { headers, body: body.to_vec() });
+    let failing = state.fail_first.load(Ordering::SeqCst);
+    if failing > 0 {
+        state.fail_first.store(failing - 1, Ordering::SeqCst);
+        StatusCode::INTERNAL_SERVER_ERROR
+    } else {
+        StatusCode::OK
+    }
+}
+
+impl Receiver {
+    pub async fn start(fail_first: usize) -> Receiver {
+        Receiver::start_on("127.0.0.1:0".parse().unwrap(), fail_first).await
+    }
+
+    pub async fn start_on(addr: std::net::SocketAddr, fail_first: usize) -> Receiver {
+        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+        let url = format!("http://{}/hooks/sail", listener.local_addr().unwrap());
+        let state = ReceiverState::default();
+        state.fail_first.store(fail_first, Ordering::SeqCst);
+        let app = axum::Router::new().route("/hooks/sail", axum::routing::post(receive)).with_state(state.clone());
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Receiver { url, state, task }
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.state.received.lock().unwrap().clone()
+    }
+
+    /// Waits until at least `n` requests arrived.
+    pub async fn wait_for(&self, n: usize) -> Vec<Received> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            assert!(std::time::Instant::now() < deadline, "the receiver got {} of {n} requests", got.len());
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Verifies a signature with Python's hmac module: an implementation that
+/// shares no code with Sail's. The same snippet is in docs/webhooks.md.
+fn python_verifies(secret: &str, header: &str, body: &[u8]) -> bool {
+    let script = r#"
+import hashlib, hmac, sys, time
+secret, header, body = sys.argv[1], sys.argv[2], sys.stdin.buffer.read()
+parts = dict(p.split("=", 1) for p in header.split(","))
+t = parts["t"]
+expected = hmac.new(secret.encode(), t.encode() + b"." + body, hashlib.sha256).hexdigest()
+ok = hmac.compare_digest(expected, parts["v1"]) and abs(time.time() - int(t)) <= 300
+sys.exit(0 if ok else 1)
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script, secret, header])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 is needed for the independent signature check");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), body).unwrap();
+    child.wait().unwrap().success()
+}
+
+fn fast_retries() -> Options {
+    Options {
+        core: CoreConfig { rate_limit_rps: 0, webhook_retry_base: Duration::from_millis(50), ..CoreConfig::default() },
+        ..Default::default()
+    }
+}
+
+async fn endpoint(app: &TestApp, key: &str, url: &str, events: Option<Value>) -> Value {
+    let mut body = json!({"url": url});
+    if let Some(events) = events {
+        body["events"] = events;
+    }
+    let reply = app.post(key, "/webhook-endpoints", body).await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    reply.body
+}
+
+/// Waits until GET /events/{id} shows every delivery settled.
+async fn settled_event(app: &TestApp, key: &str, event_id: &str) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let event = app.get(key, &format!("/events/{event_id}")).await.body;
+        let deliveries = event["deliveries"].as_array().unwrap();
+        if !deliveries.is_empty() && deliveries.iter().all(|d| d["status"] != "pending") {
+            return event;
+        }
+        assert!(std::time::Instant::now() < deadline, "deliveries still pending: {event}");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_push_is_announced_signed_and_recorded() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let receiver = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    let created = endpoint(&app, &key, &receiver.url, None).await;
+    let secret = created["secret"].as_str().unwrap().to_string();
+    assert!(secret.starts_with("whsec_"));
+    assert!(created["id"].as_str().unwrap().starts_with("whe_"));
+    assert_eq!((created["url"].as_str(), created["status"].as_str()), (Some(receiver.url.as_str()), Some("enabled")));
+    assert_eq!(created["events"], json!([]));
+
+    let listed = app.get(&key, "/webhook-endpoints").await.body;
+    assert_eq!(listed["data"][0]["id"], created["id"]);
+    assert!(listed["data"][0].get("secret").is_none(), "the secret is shown once");
+
+    let reply = push(
+        &app,
+        &key,
+        &user,
+        &connection,
+        vec![tx("a", "LABCORP", Some("8071"), 12.0), tx("b", "UBER *TRIP", Some("4121"), 9.0)],
+    )
+    .await;
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+    let got = receiver.wait_for(1).await;
+    let request = &got[0];
+    let body: Value = serde_json::from_slice(&request.body).unwrap();
+    assert_eq!(body["type"], "transactions.ingested");
+    assert_eq!(
+        body["data"],
+        json!({"user_id": user, "connection_id": connection, "job_id": job_id, "accepted": 2, "duplicates_updated": 0,
+               "counts": {"eligible": 1, "ineligible": 1, "needs_review": 0}})
+    );
+    assert_eq!(request.headers["sail-event-id"], body["id"].as_str().unwrap());
+    assert_eq!(request.headers["sail-event-type"], "transactions.ingested");
+    assert_eq!(request.headers["content-type"], "application/json");
+    let signature = request.headers["sail-signature"].to_str().unwrap();
+    assert!(python_verifies(&secret, signature, &request.body), "{signature}");
+    assert!(!python_verifies("whsec_wrong", signature, &request.body));
+    let mut tampered = request.body.clone();
+    tampered.push(b' ');
+    assert!(!python_verifies(&secret, signature, &tampered));
+
+    let event_id = body["id"].as_str().unwrap();
+    let event = settled_event(&app, &key, event_id).await;
+    assert_eq!(event["data"], body["data"]);
+    assert_eq!(event["deliveries"][0]["status"], "delivered");
+    assert_eq!(event["delivery_attempts"].as_array().unwrap().len(), 1);
+    assert_eq!(event["delivery_attempts"][0]["status_code"], 200);
+    assert_eq!(event["delivery_attempts"][0]["delivered"], true);
+    let events = app.get(&key, "/events?type=transactions.ingested").await.body;
+    assert_eq!(events["data"][0]["id"], event_id);
+    assert_eq!(events["pagination"]["total"], 1);
+}
+
+#[tokio::test]
+async fn a_receiver_failing_twice_gets_exactly_three_attempts() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let receiver = Receiver::start(2).await;
+    let (key, user, connection) = setup(&app).await;
+    endpoint(&app, &key, &receiver.url, None).await;
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    let got = receiver.wait_for(3).await;
+    let event_id = serde_json::from_slice::<Value>(&got[0].body).unwrap()["id"].as_str().unwrap().to_string();
+    let event = settled_event(&app, &key, &event_id).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.received().len(), 3, "no attempt after the success");
+    let ids: Vec<_> = receiver.received().iter().map(|r| r.headers["sail-event-id"].clone()).collect();
+    assert!(ids.iter().all(|id| id == ids[0]), "every attempt carries the same Sail-Event-Id");
+    let attempts = event["delivery_attempts"].as_array().unwrap();
+    let codes: Vec<_> = attempts.iter().map(|a| a["status_code"].as_i64().unwrap()).collect();
+    assert_eq!(codes, [500, 500, 200]);
+    assert!(attempts[0]["error"].as_str().unwrap().contains("500"));
+    assert_eq!(event["deliveries"][0]["attempts"], 3);
+}
+
+#[tokio::test]
+async fn a_receiver_down_across_a_restart_still_gets_the_event() {
+    let mut app = TestApp::spawn_with(fast_retries()).await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let (key, user, connection) = setup(&app).await;
+    endpoint(&app, &key, &format!("http://{port}/hooks/sail"), None).await;
+    let reply = push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    wait_for_job(&app, &key, reply.body["job_id"].as_str().unwrap()).await;
+    let events = app.get(&key, "/events").await.body;
+    let event_id = events["data"][0]["id"].as_str().unwrap().to_string();
+    // It fails while nobody listens.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while app.get(&key, &format!("/events/{event_id}")).await.body["delivery_attempts"].as_array().unwrap().is_empty() {
+        assert!(std::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    app.crash_core();
+    let receiver = Receiver::start_on(port, 0).await;
+    app.restart_core(fast_retries().core);
+    let got = receiver.wait_for(1).await;
+    assert_eq!(got[0].headers["sail-event-id"], event_id.as_str());
+    let event = settled_event(&app, &key, &event_id).await;
+    assert_eq!(event["deliveries"][0]["status"], "delivered");
+    assert!(event["delivery_attempts"][0]["error"].as_str().unwrap().contains("connect"));
+}
+
+#[tokio::test]
+async fn redelivery_sends_the_same_event_again() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let receiver = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    endpoint(&app, &key, &receiver.url, None).await;
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    let first = receiver.wait_for(1).await;
+    let event_id = first[0].headers["sail-event-id"].to_str().unwrap().to_string();
+    settled_event(&app, &key, &event_id).await;
+    let reply = app.post(&key, &format!("/events/{event_id}/redeliver"), json!({})).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let again = receiver.wait_for(2).await;
+    assert_eq!(again[1].headers["sail-event-id"], event_id.as_str());
+    assert_eq!(again[1].body, first[0].body, "the same event, byte for byte");
+    app.post(&key, "/events/evt_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b/redeliver", json!({})).await.assert_error(
+        404,
+        "not_found",
+        Some("event_id"),
+    );
+}
+
+#[tokio::test]
+async fn subscriptions_filter_and_deleted_endpoints_get_nothing() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let errors_only = Receiver::start(0).await;
+    let deleted = Receiver::start(0).await;
+    let everything = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    endpoint(&app, &key, &errors_only.url, Some(json!(["connection.error"]))).await;
+    let gone = endpoint(&app, &key, &deleted.url, None).await;
+    endpoint(&app, &key, &everything.url, None).await;
+    let removed = app.delete(&key, &format!("/webhook-endpoints/{}", gone["id"].as_str().unwrap())).await;
+    assert_eq!((removed.status, removed.body["status"].as_str()), (200, Some("deleted")));
+    app.delete(&key, &format!("/webhook-endpoints/{}", gone["id"].as_str().unwrap())).await.assert_error(
+        404,
+        "not_found",
+        Some("webhook_endpoint_id"),
+    );
+
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    everything.wait_for(1).await;
+    // A sandbox login that lands in error announces connection.error.
+    let errored = app
+        .post(&key, "/sandbox/connections", json!({"user_id": user, "type": "card", "username": "user_error"}))
+        .await;
+    assert_eq!(errored.status, 201, "{}", errored.body);
+    let got = errors_only.wait_for(1).await;
+    let body: Value = serde_json::from_slice(&got[0].body).unwrap();
+    assert_eq!(body["type"], "connection.error");
+    assert_eq!(body["data"]["connection_id"], errored.body["id"]);
+    assert_eq!(body["data"]["error"]["recoverable"], true);
+    everything.wait_for(2).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(errors_only.received().len(), 1, "only the subscribed type");
+    assert!(deleted.received().is_empty(), "a deleted endpoint gets nothing");
+
+    app.post(
+        &key,
+        "/webhook-endpoints",
+        json!({"url": everything.url, "events": ["transactions.ingested", "payments.made"]}),
+    )
+    .await
+    .assert_error(400, "invalid_request", Some("events.1"));
+    app.get(&key, "/events?type=payments.made").await.assert_error(400, "invalid_request", Some("type"));
+    let newest_first = app.get(&key, "/events").await.body;
+    assert_eq!(newest_first["data"][0]["type"], "connection.error");
+    assert_eq!(newest_first["data"][1]["type"], "transactions.ingested");
+}
+
+#[tokio::test]
+async fn another_partners_events_are_never_visible_or_delivered() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let mine = Receiver::start(0).await;
+    let theirs = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    let (their_key, _, _) = setup(&app).await;
+    let my_endpoint = endpoint(&app, &key, &mine.url, None).await;
+    endpoint(&app, &their_key, &theirs.url, None).await;
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    let got = mine.wait_for(1).await;
+    let event_id = got[0].headers["sail-event-id"].to_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(theirs.received().is_empty());
+    assert_eq!(app.get(&their_key, "/events").await.body["pagination"]["total"], 0);
+    app.get(&their_key, &format!("/events/{event_id}")).await.assert_error(404, "not_found", Some("event_id"));
+    app.post(&their_key, &format!("/events/{event_id}/redeliver"), json!({})).await.assert_error(
+        404,
+        "not_found",
+        Some("event_id"),
+    );
+    app.delete(&their_key, &format!("/webhook-endpoints/{}", my_endpoint["id"].as_str().unwrap())).await.assert_error(
+        404,
+        "not_found",
+        Some("webhook_endpoint_id"),
+    );
+    assert_eq!(app.get(&their_key, "/webhook-endpoints").await.body["pagination"]["total"], 1);
+}
+
+#[tokio::test]
+async fn production_mode_refuses_internal_addresses() {
+    let options = Options {
+        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..CoreConfig::default() },
+        ..Default::default()
+    };
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    for url in [
+        "http://127.0.0.1:9000/hook",
+        "http://localhost/hook",
+        "http://[::1]/hook",
+        "http://10.0.0.7/hook",
+        "http://192.168.1.20/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://0.0.0.0/hook",
+        "ftp://93.184.216.34/hook",
+        "not a url",
+        "/relative/hook",
+        "https://user:pass@93.184.216.34/hook",
+    ] {
+        let reply = app.post(&key, "/webhook-endpoints", json!({"url": url})).await;
+        reply.assert_error(400, "invalid_request", Some("url"));
+    }
+    let public = app.post(&key, "/webhook-endpoints", json!({"url": "https://93.184.216.34/hook"})).await;
+    assert_eq!(public.status, 201, "{}", public.body);
+}
