@@ -50,6 +50,10 @@ pub struct Settings {
     /// Background workers (jobs, webhook deliveries) in a core process.
     #[arg(long, env = "SAIL_WORKERS", default_value_t = 2, global = true)]
     pub workers: usize,
+    /// How long a worker's claim on a job holds; a crashed worker's jobs are
+    /// taken over after this.
+    #[arg(long, env = "SAIL_JOB_LEASE_S", default_value_t = 60, global = true)]
+    pub job_lease_s: u64,
     /// Largest API request body in bytes.
     #[arg(long, env = "SAIL_MAX_BODY_BYTES", default_value_t = 2_097_152, global = true)]
     pub max_body_bytes: usize,
@@ -66,7 +70,7 @@ impl Settings {
             webhook_retry_max_age: Duration::from_secs(self.webhook_retry_max_age_s),
             hosted_session_ttl: Duration::from_secs(self.hosted_session_ttl_s),
             workers: self.workers,
-            ..core_grpc::CoreConfig::default()
+            job_lease: Duration::from_secs(self.job_lease_s),
         }
     }
 
