@@ -45,6 +45,8 @@ async fn process(core: &Core, claimed: Vec<job::Model>) {
     if ingest.len() > 1 {
         match ingest::run_ingest_jobs(&core.db, &core.engine, &ingest).await {
             Ok(()) => {
+                // Their events are committed: let the delivery worker go.
+                core.wake_workers();
                 for job in &ingest {
                     tracing::info!(id = %job.id, kind = %job.kind, attempt = job.attempts, "job completed");
                 }
@@ -78,7 +80,10 @@ async fn run_one(core: &Core, claimed: job::Model) {
         None => Err(crate::CoreError::Internal(format!("unknown job kind {}", claimed.kind))),
     };
     match result {
-        Ok(()) => tracing::info!("job completed"),
+        Ok(()) => {
+            core.wake_workers();
+            tracing::info!("job completed");
+        }
         Err(err) => {
             tracing::error!(error = %err, "job failed");
             if let Err(err) = jobs::record_failure(&core.db, &claimed, &err.to_string()).await {

@@ -4,6 +4,7 @@
 //! reschedules failures with exponential backoff and jitter until the
 //! configured maximum age.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
@@ -35,7 +36,7 @@ pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
 /// A worker's hold on a delivery: longer than an attempt can take.
 const LEASE: Duration = Duration::from_secs(60);
 /// Deliveries a worker claims and sends at once.
-const CLAIM_BATCH: u64 = 16;
+const CLAIM_BATCH: u64 = 64;
 /// How often an idle delivery worker looks for due deliveries.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
@@ -215,79 +216,122 @@ async fn attempt(
     })
 }
 
-/// Makes one attempt at a claimed delivery and records it; reschedules or
-/// closes the delivery, but only while the claim is still this worker's.
-async fn deliver(core: &Core, claimed: webhook_delivery::Model) -> Result<(), CoreError> {
-    let db = &core.db;
-    let event = event::Entity::find_by_id(claimed.event_id.as_str()).one(db).await?;
-    let endpoint = webhook_endpoint::Entity::find_by_id(claimed.endpoint_id.as_str()).one(db).await?;
-    let (Some(event), Some(endpoint)) = (event, endpoint) else {
-        return Err(CoreError::Internal(format!("delivery {} lost its event or endpoint", claimed.id)));
-    };
-    if endpoint.status != endpoint_status::ENABLED {
-        return close(db, &claimed, status::CANCELLED, 0).await;
-    }
-    let result = attempt(core, &endpoint, &event).await?;
-    let now = time::now();
-    let attempts = claimed.attempts + 1;
-
-    let txn = begin_write(db).await?;
-    webhook_attempt::ActiveModel {
-        id: Set(new_id(IdKind::Attempt)),
-        delivery_id: Set(claimed.id.clone()),
-        event_id: Set(event.id.clone()),
-        endpoint_id: Set(endpoint.id.clone()),
-        attempted_at: Set(now),
-        status_code: Set(result.status_code.map(i32::from)),
-        latency_ms: Set(result.latency.as_millis() as i64),
-        error: Set(result.error.clone()),
-        delivered: Set(result.delivered()),
-    }
-    .insert(&*txn)
-    .await?;
-    let (state, next_at) = if result.delivered() {
-        (status::DELIVERED, claimed.next_attempt_at_ms)
-    } else {
-        let delay = retry_delay(core.config.webhook_retry_base, attempts, &mut rand::rng());
-        let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
-        let age_limit =
-            event.created_at + chrono::Duration::from_std(core.config.webhook_retry_max_age).unwrap_or_default();
-        if next > age_limit {
-            (status::FAILED, claimed.next_attempt_at_ms)
-        } else {
-            (status::PENDING, next.timestamp_millis())
-        }
-    };
-    let mut update = webhook_delivery::Entity::update_many()
-        .col_expr(webhook_delivery::Column::Status, Expr::value(state))
-        .col_expr(webhook_delivery::Column::Attempts, Expr::value(attempts))
-        .col_expr(webhook_delivery::Column::NextAttemptAtMs, Expr::value(next_at))
-        .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None));
-    if state == status::DELIVERED {
-        update = update.col_expr(webhook_delivery::Column::DeliveredAt, Expr::value(Some(now)));
-    }
-    let updated = update
-        .filter(webhook_delivery::Column::Id.eq(&claimed.id))
-        .filter(webhook_delivery::Column::LeaseUntilMs.eq(claimed.lease_until_ms))
-        .exec(&*txn)
-        .await?;
-    if updated.rows_affected == 1 {
-        txn.commit().await?;
-        Ok(())
-    } else {
-        Err(CoreError::Internal(format!("lost the claim on delivery {}", claimed.id)))
-    }
+/// A claimed delivery and what its attempt came to.
+struct Outcome {
+    claimed: webhook_delivery::Model,
+    event: event::Model,
+    result: AttemptResult,
 }
 
-async fn close(
-    db: &DatabaseConnection,
-    claimed: &webhook_delivery::Model,
-    state: &str,
-    attempts: i32,
-) -> Result<(), CoreError> {
+/// Attempts a batch of claimed deliveries concurrently (events and
+/// endpoints loaded in two queries), then records every attempt and
+/// reschedules or closes each delivery in one transaction, each only while
+/// its claim is still this worker's.
+async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Result<(), CoreError> {
+    let db = &core.db;
+    let event_ids: Vec<String> = claimed.iter().map(|d| d.event_id.clone()).collect();
+    let endpoint_ids: Vec<String> = claimed.iter().map(|d| d.endpoint_id.clone()).collect();
+    let events: HashMap<String, event::Model> = event::Entity::find()
+        .filter(event::Column::Id.is_in(event_ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
+    let endpoints: HashMap<String, webhook_endpoint::Model> = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::Id.is_in(endpoint_ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
+
+    let mut sends = tokio::task::JoinSet::new();
+    for delivery in claimed {
+        let (Some(event), Some(endpoint)) = (events.get(&delivery.event_id), endpoints.get(&delivery.endpoint_id))
+        else {
+            tracing::error!(delivery = %delivery.id, "delivery lost its event or endpoint");
+            continue;
+        };
+        if endpoint.status != endpoint_status::ENABLED {
+            close(db, &delivery, status::CANCELLED).await?;
+            continue;
+        }
+        let (core, event, endpoint) = (core.clone(), event.clone(), endpoint.clone());
+        sends.spawn(async move {
+            let result = attempt(&core, &endpoint, &event).await;
+            result.map(|result| Outcome { claimed: delivery, event, result })
+        });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(done) = sends.join_next().await {
+        match done {
+            Ok(Ok(outcome)) => outcomes.push(outcome),
+            Ok(Err(err)) => tracing::error!(error = %err, "a webhook attempt could not be made"),
+            Err(err) => tracing::error!(error = %err, "a webhook attempt panicked"),
+        }
+    }
+    if outcomes.is_empty() {
+        return Ok(());
+    }
+
+    let now = time::now();
+    let txn = begin_write(db).await?;
+    let attempts: Vec<webhook_attempt::ActiveModel> = outcomes
+        .iter()
+        .map(|o| webhook_attempt::ActiveModel {
+            id: Set(new_id(IdKind::Attempt)),
+            delivery_id: Set(o.claimed.id.clone()),
+            event_id: Set(o.event.id.clone()),
+            endpoint_id: Set(o.claimed.endpoint_id.clone()),
+            attempted_at: Set(now),
+            status_code: Set(o.result.status_code.map(i32::from)),
+            latency_ms: Set(o.result.latency.as_millis() as i64),
+            error: Set(o.result.error.clone()),
+            delivered: Set(o.result.delivered()),
+        })
+        .collect();
+    webhook_attempt::Entity::insert_many(attempts).exec_without_returning(&*txn).await?;
+    for outcome in &outcomes {
+        let claimed = &outcome.claimed;
+        let attempts = claimed.attempts + 1;
+        let (state, next_at) = if outcome.result.delivered() {
+            (status::DELIVERED, claimed.next_attempt_at_ms)
+        } else {
+            let delay = retry_delay(core.config.webhook_retry_base, attempts, &mut rand::rng());
+            let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
+            let age_limit = outcome.event.created_at
+                + chrono::Duration::from_std(core.config.webhook_retry_max_age).unwrap_or_default();
+            if next > age_limit {
+                (status::FAILED, claimed.next_attempt_at_ms)
+            } else {
+                (status::PENDING, next.timestamp_millis())
+            }
+        };
+        let mut update = webhook_delivery::Entity::update_many()
+            .col_expr(webhook_delivery::Column::Status, Expr::value(state))
+            .col_expr(webhook_delivery::Column::Attempts, Expr::value(attempts))
+            .col_expr(webhook_delivery::Column::NextAttemptAtMs, Expr::value(next_at))
+            .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None));
+        if state == status::DELIVERED {
+            update = update.col_expr(webhook_delivery::Column::DeliveredAt, Expr::value(Some(now)));
+        }
+        let updated = update
+            .filter(webhook_delivery::Column::Id.eq(&claimed.id))
+            .filter(webhook_delivery::Column::LeaseUntilMs.eq(claimed.lease_until_ms))
+            .exec(&*txn)
+            .await?;
+        if updated.rows_affected != 1 {
+            tracing::warn!(delivery = %claimed.id, "lost the claim before recording; another worker owns it now");
+        }
+    }
+    txn.commit().await?;
+    Ok(())
+}
+
+async fn close(db: &DatabaseConnection, claimed: &webhook_delivery::Model, state: &str) -> Result<(), CoreError> {
     webhook_delivery::Entity::update_many()
         .col_expr(webhook_delivery::Column::Status, Expr::value(state))
-        .col_expr(webhook_delivery::Column::Attempts, Expr::value(claimed.attempts + attempts))
         .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None))
         .filter(webhook_delivery::Column::Id.eq(&claimed.id))
         .exec(db)
@@ -304,17 +348,9 @@ pub async fn run(core: Core, mut stop: watch::Receiver<bool>) {
         }
         match lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, CLAIM_BATCH).await {
             Ok(claimed) if !claimed.is_empty() => {
-                let mut sends = tokio::task::JoinSet::new();
-                for delivery in claimed {
-                    let core = core.clone();
-                    sends.spawn(async move {
-                        let id = delivery.id.clone();
-                        if let Err(err) = deliver(&core, delivery).await {
-                            tracing::error!(delivery = %id, error = %err, "webhook delivery failed to record; its lease will expire");
-                        }
-                    });
+                if let Err(err) = deliver_batch(&core, claimed).await {
+                    tracing::error!(error = %err, "recording webhook deliveries failed; their leases will expire");
                 }
-                while sends.join_next().await.is_some() {}
                 continue;
             }
             Ok(_) => {}
