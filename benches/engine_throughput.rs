@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use core_grpc::engine::{DirectoryMerchant, Engine, Outcome, Purchase};
+use core_grpc::engine::{Engine, Purchase};
 
 #[derive(serde::Deserialize)]
 struct Labelled {
@@ -24,16 +24,7 @@ fn main() {
             .deserialize()
             .collect::<Result<_, _>>()
             .unwrap();
-    let directory = migration::seed::merchants()
-        .unwrap()
-        .into_iter()
-        .map(|m| DirectoryMerchant {
-            id: m.id(),
-            typical_outcome: Outcome::parse(&m.typical_outcome).unwrap(),
-            name: m.name,
-        })
-        .collect();
-    let engine = Engine::new(directory).unwrap();
+    let engine = Engine::seeded().unwrap();
     let purchases: Vec<Purchase> = set
         .iter()
         .map(|row| Purchase {

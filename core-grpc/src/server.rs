@@ -21,7 +21,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::{Authenticator, RateLimits};
 use crate::config::CoreConfig;
-use crate::engine::{DirectoryMerchant, Engine, EngineError, Outcome};
+use crate::engine::{Engine, EngineError};
 use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
@@ -50,18 +50,7 @@ impl Core {
     /// on an expense is the id `GET /merchants` shows.
     pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
         let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
-        let directory = migration::seed::merchants()
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|m| {
-                Some(DirectoryMerchant {
-                    id: m.id(),
-                    typical_outcome: Outcome::parse(&m.typical_outcome)?,
-                    name: m.name,
-                })
-            })
-            .collect();
-        let engine = Arc::new(Engine::new(directory)?);
+        let engine = Arc::new(Engine::seeded()?);
         // reqwest is built without a TLS provider of its own (one crypto
         // library, ring, for the whole binary): install it once.
         let _ = rustls::crypto::ring::default_provider().install_default();

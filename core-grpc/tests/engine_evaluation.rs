@@ -3,7 +3,7 @@
 //! `scripts/make_evaluation_set.py`): accuracy per outcome and the confusion
 //! matrix, failing below 95% overall.
 
-use core_grpc::engine::{DirectoryMerchant, Engine, Outcome, Purchase};
+use core_grpc::engine::{Engine, Outcome, Purchase};
 
 const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
 
@@ -18,16 +18,7 @@ struct Labelled {
 }
 
 fn engine() -> Engine {
-    let directory = migration::seed::merchants()
-        .unwrap()
-        .into_iter()
-        .map(|m| DirectoryMerchant {
-            id: m.id(),
-            typical_outcome: Outcome::parse(&m.typical_outcome).unwrap(),
-            name: m.name,
-        })
-        .collect();
-    Engine::new(directory).unwrap()
+    Engine::seeded().unwrap()
 }
 
 #[test]

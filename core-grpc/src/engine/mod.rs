@@ -225,7 +225,24 @@ fn directory_aliases(name: &str) -> Vec<String> {
     out
 }
 
+/// The merchant directory as seeded from `data/merchants.csv`: the ids are
+/// deterministic, so they are the ids `GET /merchants` shows.
+pub fn seeded_directory() -> Vec<DirectoryMerchant> {
+    migration::seed::merchants()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|m| {
+            Some(DirectoryMerchant { id: m.id(), typical_outcome: Outcome::parse(&m.typical_outcome)?, name: m.name })
+        })
+        .collect()
+}
+
 impl Engine {
+    /// The engine over the seeded merchant directory.
+    pub fn seeded() -> Result<Engine, EngineError> {
+        Engine::new(seeded_directory())
+    }
+
     pub fn new(directory: Vec<DirectoryMerchant>) -> Result<Engine, EngineError> {
         let mut patterns = Vec::new();
         let mut targets = Vec::new();

@@ -2,16 +2,7 @@ use super::*;
 use crate::reference::DESCRIPTORS;
 
 pub(crate) fn engine() -> Engine {
-    let directory = migration::seed::merchants()
-        .unwrap()
-        .into_iter()
-        .map(|m| DirectoryMerchant {
-            id: m.id(),
-            typical_outcome: Outcome::parse(&m.typical_outcome).unwrap(),
-            name: m.name,
-        })
-        .collect();
-    Engine::new(directory).unwrap()
+    Engine::seeded().unwrap()
 }
 
 fn card(description: &str, mcc: Option<&str>) -> Adjudication {

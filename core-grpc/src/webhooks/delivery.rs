@@ -47,6 +47,26 @@ const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     order: "next_attempt_at_ms, id",
 };
 
+/// A due, pending delivery of `event` to `endpoint`.
+fn new_delivery(
+    event: &event::Model,
+    endpoint: &webhook_endpoint::Model,
+    now: chrono::DateTime<chrono::Utc>,
+) -> webhook_delivery::ActiveModel {
+    webhook_delivery::ActiveModel {
+        id: Set(new_id(IdKind::Delivery)),
+        partner_id: Set(event.partner_id.clone()),
+        event_id: Set(event.id.clone()),
+        endpoint_id: Set(endpoint.id.clone()),
+        status: Set(status::PENDING.to_string()),
+        attempts: Set(0),
+        next_attempt_at_ms: Set(now.timestamp_millis()),
+        lease_until_ms: Set(None),
+        created_at: Set(now),
+        delivered_at: Set(None),
+    }
+}
+
 /// Writes a delivery of `event` to each of its partner's endpoints that
 /// subscribe to its type, with the caller's connection (the outbox).
 pub async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
@@ -59,18 +79,7 @@ pub async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) 
     let rows: Vec<webhook_delivery::ActiveModel> = endpoints
         .iter()
         .filter(|endpoint| subscribes(endpoint, &event.r#type))
-        .map(|endpoint| webhook_delivery::ActiveModel {
-            id: Set(new_id(IdKind::Delivery)),
-            partner_id: Set(event.partner_id.clone()),
-            event_id: Set(event.id.clone()),
-            endpoint_id: Set(endpoint.id.clone()),
-            status: Set(status::PENDING.to_string()),
-            attempts: Set(0),
-            next_attempt_at_ms: Set(now.timestamp_millis()),
-            lease_until_ms: Set(None),
-            created_at: Set(now),
-            delivered_at: Set(None),
-        })
+        .map(|endpoint| new_delivery(event, endpoint, now))
         .collect();
     let count = rows.len();
     if count > 0 {
@@ -103,20 +112,7 @@ pub async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Resul
                 again.update(db).await?;
             }
             None => {
-                webhook_delivery::ActiveModel {
-                    id: Set(new_id(IdKind::Delivery)),
-                    partner_id: Set(event.partner_id.clone()),
-                    event_id: Set(event.id.clone()),
-                    endpoint_id: Set(endpoint.id.clone()),
-                    status: Set(status::PENDING.to_string()),
-                    attempts: Set(0),
-                    next_attempt_at_ms: Set(now.timestamp_millis()),
-                    lease_until_ms: Set(None),
-                    created_at: Set(now),
-                    delivered_at: Set(None),
-                }
-                .insert(db)
-                .await?;
+                new_delivery(event, endpoint, now).insert(db).await?;
             }
         }
         count += 1;
