@@ -35,6 +35,9 @@ pub enum CoreError {
         "Connection {connection_id} is a Sail-managed {kind} connection; transactions can be pushed only to external connections."
     )]
     ConnectionNotExternal { connection_id: String, kind: String },
+    /// An Idempotency-Key reused with another request, or while in flight.
+    #[error("{0}")]
+    IdempotencyKeyReused(String),
     /// A user with this external_user_id already exists for the partner.
     #[error("A user with external_user_id '{external_user_id}' already exists.")]
     UserAlreadyExists { external_user_id: String },
@@ -78,6 +81,9 @@ impl CoreError {
             }
             CoreError::ConnectionNotExternal { .. } => {
                 ErrorDetail::new(ErrorCode::ConnectionNotExternal, self.to_string()).with_param("connection_id")
+            }
+            CoreError::IdempotencyKeyReused(_) => {
+                ErrorDetail::new(ErrorCode::IdempotencyKeyReused, self.to_string()).with_param("Idempotency-Key")
             }
             CoreError::UserAlreadyExists { .. } => {
                 ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")

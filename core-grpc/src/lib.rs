@@ -21,6 +21,7 @@ pub mod events;
 pub mod expenses;
 pub mod fuzzy;
 pub mod grpc;
+pub mod idempotency;
 pub mod ingest;
 pub mod jobs;
 pub mod lease;

@@ -7,6 +7,7 @@ pub mod administrator;
 pub mod api_key;
 pub mod connection;
 pub mod event;
+pub mod idempotency_key;
 pub mod job;
 pub mod merchant;
 pub mod partner;

@@ -6,6 +6,7 @@ use sea_orm_migration::prelude::*;
 mod m20261122_000001_foundation;
 mod m20261122_000002_connections;
 mod m20261122_000003_webhooks;
+mod m20261122_000004_idempotency;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_foundation::Migration),
             Box::new(m20261122_000002_connections::Migration),
             Box::new(m20261122_000003_webhooks::Migration),
+            Box::new(m20261122_000004_idempotency::Migration),
         ]
     }
 }

@@ -54,6 +54,8 @@ impl TestDb {
         }
     }
 
+    /// Which engine the test runs on (the benches report it).
+    #[allow(dead_code)]
     pub fn is_postgres(&self) -> bool {
         self.admin_url.is_some()
     }
@@ -167,7 +169,6 @@ pub struct TestApp {
     pub grpc_addr: String,
     pub db: DatabaseConnection,
     pub client: reqwest::Client,
-    pub options: Options,
     core: Option<CoreProcess>,
     stop: watch::Sender<bool>,
     gateway: Option<tokio::task::JoinHandle<()>>,
@@ -224,7 +225,6 @@ impl TestApp {
             grpc_addr,
             db,
             client,
-            options,
             core: Some(core),
             stop,
             gateway: Some(gateway),
@@ -308,15 +308,6 @@ impl TestApp {
             assert!(std::time::Instant::now() < deadline, "still aggregating: {}", reply.body);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-    }
-
-    /// Stops the gateway and the core, waiting for both.
-    pub async fn stop(mut self) {
-        let _ = self.stop.send(true);
-        if let Some(gateway) = self.gateway.take() {
-            let _ = gateway.await;
-        }
-        self.core.take();
     }
 }
 

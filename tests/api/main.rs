@@ -11,6 +11,7 @@ mod directory;
 mod errors;
 mod expenses;
 mod grpc;
+mod idempotency;
 mod ingestion;
 mod reference_data;
 mod sandbox;

@@ -7,6 +7,7 @@ use tonic::{Request, Response, Status};
 use crate::auth::caller;
 use crate::connections::{self, NewExternalConnection};
 use crate::domain::{Page, time};
+use crate::idempotency;
 use crate::server::Core;
 
 pub struct ConnectionsService {
@@ -66,10 +67,16 @@ impl Connections for ConnectionsService {
         request: Request<pb::CreateConnectionRequest>,
     ) -> Result<Response<pb::Connection>, Status> {
         let caller = caller(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
-        let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
-        Ok(Response::new(render_one(&self.core, created).await?))
+        let method = "/sail.v1.Connections/CreateConnection";
+        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+            let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
+            let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
+            render_one(&self.core, created).await
+        })
+        .await?;
+        Ok(Response::new(reply))
     }
 
     async fn list_connections(

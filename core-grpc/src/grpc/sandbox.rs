@@ -6,6 +6,7 @@ use tonic::{Request, Response, Status};
 use crate::auth::caller;
 use crate::error::CoreError;
 use crate::grpc::connections::render_one;
+use crate::idempotency;
 use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
 use crate::server::Core;
 
@@ -23,6 +24,7 @@ impl Sandbox for SandboxService {
             return Err(CoreError::NotFoundRoute.into());
         }
         let caller = caller(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let kind = parse_provider_kind(&req.r#type)?;
         // The same scope the connect_account hosted session for this kind needs.
@@ -34,10 +36,15 @@ impl Sandbox for SandboxService {
             ))
             .into());
         }
-        let link =
-            LinkRequest { kind, provider_id: req.provider_id, username: SandboxUser::parse(req.username.as_deref())? };
-        let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
-        self.core.wake_workers();
-        Ok(Response::new(render_one(&self.core, linked).await?))
+        let method = "/sail.v1.Sandbox/CreateSandboxConnection";
+        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+            let username = SandboxUser::parse(req.username.as_deref())?;
+            let link = LinkRequest { kind, provider_id: req.provider_id.clone(), username };
+            let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
+            self.core.wake_workers();
+            render_one(&self.core, linked).await
+        })
+        .await?;
+        Ok(Response::new(reply))
     }
 }

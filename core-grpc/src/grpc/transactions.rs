@@ -8,6 +8,7 @@ use crate::auth::caller;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::expenses::{self, ExpenseFilter, StoredItemResult, parse_date, parse_status};
+use crate::idempotency;
 use crate::ingest::{self, RawTransaction};
 use crate::jobs::{self, JobKind};
 use crate::server::Core;
@@ -77,29 +78,36 @@ impl Transactions for TransactionsService {
         request: Request<pb::PushTransactionsRequest>,
     ) -> Result<Response<pb::PushTransactionsResponse>, Status> {
         let caller = caller(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let raw = req
-            .transactions
-            .into_iter()
-            .map(|t| RawTransaction {
-                external_transaction_id: t.external_transaction_id,
-                date: t.date,
-                amount: t.amount,
-                description: t.description,
-                merchant_name: t.merchant_name,
-                mcc: t.mcc,
-                currency: t.currency,
+        let method = "/sail.v1.Transactions/PushTransactions";
+        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+            let raw = req
+                .transactions
+                .iter()
+                .map(|t| RawTransaction {
+                    external_transaction_id: t.external_transaction_id.clone(),
+                    date: t.date.clone(),
+                    amount: t.amount,
+                    description: t.description.clone(),
+                    merchant_name: t.merchant_name.clone(),
+                    mcc: t.mcc.clone(),
+                    currency: t.currency.clone(),
+                })
+                .collect();
+            let batch = ingest::parse_batch(raw, time::now().date_naive())?;
+            let queued =
+                ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
+            self.core.wake_workers();
+            Ok(pb::PushTransactionsResponse {
+                status: queued.status,
+                job_id: queued.id,
+                accepted: i64::from(queued.accepted),
+                duplicates_updated: i64::from(queued.duplicates_updated),
             })
-            .collect();
-        let batch = ingest::parse_batch(raw, time::now().date_naive())?;
-        let queued = ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
-        self.core.wake_workers();
-        Ok(Response::new(pb::PushTransactionsResponse {
-            status: queued.status,
-            job_id: queued.id,
-            accepted: i64::from(queued.accepted),
-            duplicates_updated: i64::from(queued.duplicates_updated),
-        }))
+        })
+        .await?;
+        Ok(Response::new(reply))
     }
 }
 

@@ -7,6 +7,7 @@ use tonic::{Request, Response, Status};
 
 use crate::auth::caller;
 use crate::domain::{Page, time};
+use crate::idempotency;
 use crate::users::{self, NewUser, NewUserFields, UserStatus};
 
 pub struct UsersService {
@@ -41,22 +42,26 @@ impl Users for UsersService {
 
     async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = caller(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let address = req.address.unwrap_or_default();
-        let new = NewUser::parse(NewUserFields {
-            external_user_id: req.external_user_id,
-            email: req.email,
-            first_name: req.first_name,
-            last_name: req.last_name,
-            phone: req.phone,
-            street: address.street,
-            city: address.city,
-            state: address.state,
-            zip: address.zip,
-            country: address.country,
-        })?;
-        let created = users::create_user(&self.db, &caller.partner_id, new).await?;
-        Ok(Response::new(user_to_pb(created)))
+        let reply = idempotency::once(&self.db, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
+            let address = req.address.clone().unwrap_or_default();
+            let new = NewUser::parse(NewUserFields {
+                external_user_id: req.external_user_id.clone(),
+                email: req.email.clone(),
+                first_name: req.first_name.clone(),
+                last_name: req.last_name.clone(),
+                phone: req.phone.clone(),
+                street: address.street,
+                city: address.city,
+                state: address.state,
+                zip: address.zip,
+                country: address.country,
+            })?;
+            Ok(user_to_pb(users::create_user(&self.db, &caller.partner_id, new).await?))
+        })
+        .await?;
+        Ok(Response::new(reply))
     }
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {

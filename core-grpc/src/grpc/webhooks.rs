@@ -8,6 +8,7 @@ use crate::auth::caller;
 use crate::db::begin_write;
 use crate::domain::{Page, time};
 use crate::events;
+use crate::idempotency;
 use crate::server::Core;
 use crate::webhooks::{self, delivery};
 
@@ -72,16 +73,17 @@ impl WebhookEndpoints for WebhooksService {
         request: Request<pb::CreateWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
         let caller = caller(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let created = webhooks::create_endpoint(
-            &self.core.db,
-            &caller.partner_id,
-            &req.url,
-            &req.events,
-            self.core.config.sandbox,
-        )
+        let method = "/sail.v1.WebhookEndpoints/CreateWebhookEndpoint";
+        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+            let sandbox = self.core.config.sandbox;
+            let created =
+                webhooks::create_endpoint(&self.core.db, &caller.partner_id, &req.url, &req.events, sandbox).await?;
+            Ok(endpoint_to_pb(created, true))
+        })
         .await?;
-        Ok(Response::new(endpoint_to_pb(created, true)))
+        Ok(Response::new(reply))
     }
 
     async fn list_webhook_endpoints(
@@ -139,11 +141,18 @@ impl Events for WebhooksService {
         request: Request<pb::RedeliverEventRequest>,
     ) -> Result<Response<pb::Event>, Status> {
         let caller = caller(&request)?;
-        let found = events::get_event(&self.core.db, &caller.partner_id, &request.get_ref().event_id).await?;
-        let txn = begin_write(&self.core.db).await.map_err(crate::CoreError::from)?;
-        delivery::redeliver(&*txn, &found).await?;
-        txn.commit().await.map_err(crate::CoreError::from)?;
-        self.core.wake_workers();
-        Ok(Response::new(event_detail(&self.core, found).await?))
+        let key = idempotency::key_of(&request)?;
+        let req = request.into_inner();
+        let method = "/sail.v1.Events/RedeliverEvent";
+        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+            let found = events::get_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
+            let txn = begin_write(&self.core.db).await?;
+            delivery::redeliver(&*txn, &found).await?;
+            txn.commit().await?;
+            self.core.wake_workers();
+            event_detail(&self.core, found).await
+        })
+        .await?;
+        Ok(Response::new(reply))
     }
 }

@@ -1,0 +1,23 @@
+//! An idempotency key of a partner and the response it replays.
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "idempotency_keys")]
+pub struct Model {
+    /// Hex SHA-256 of "<partner id>:<key>".
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    pub partner_id: String,
+    /// The gRPC method the key was first used with.
+    pub method: String,
+    /// Hex SHA-256 of the method and the encoded request.
+    pub fingerprint: String,
+    /// The encoded success response; None while the first request runs.
+    pub response_hex: Option<String>,
+    pub created_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

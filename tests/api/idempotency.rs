@@ -1,0 +1,77 @@
+//! `Idempotency-Key` on POST (decisions §2): the same key and body replays
+//! the first response; another body is `409 idempotency_key_reused`.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{Reply, TestApp};
+use crate::ingestion::{setup, tx};
+
+async fn post_with_key(app: &TestApp, key: &str, idempotency_key: &str, path: &str, body: Value) -> Reply {
+    let request =
+        app.client.post(app.url(path)).bearer_auth(key).header("Idempotency-Key", idempotency_key).json(&body);
+    Reply::from(request.send().await.unwrap()).await
+}
+
+#[tokio::test]
+async fn the_same_key_and_body_replays_the_first_response() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let body = json!({"external_user_id": "once"});
+    let first = post_with_key(&app, &key, "idem-1", "/users", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    let again = post_with_key(&app, &key, "idem-1", "/users", body.clone()).await;
+    assert_eq!(again.status, 201);
+    assert_eq!(again.body, first.body, "the first response, replayed");
+    assert_eq!(app.get(&key, "/users").await.body["pagination"]["total"], 1, "created once");
+
+    // Without the key the duplicate is the usual conflict.
+    app.post(&key, "/users", body).await.assert_error(409, "user_already_exists", Some("external_user_id"));
+}
+
+#[tokio::test]
+async fn another_body_with_the_same_key_is_refused() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let (_, other_partner) = app.partner_key("expenses").await;
+    assert_eq!(post_with_key(&app, &key, "idem-2", "/users", json!({"external_user_id": "a"})).await.status, 201);
+    post_with_key(&app, &key, "idem-2", "/users", json!({"external_user_id": "b"})).await.assert_error(
+        409,
+        "idempotency_key_reused",
+        Some("Idempotency-Key"),
+    );
+    // Keys belong to a partner: another partner may use the same one.
+    assert_eq!(
+        post_with_key(&app, &other_partner, "idem-2", "/users", json!({"external_user_id": "b"})).await.status,
+        201
+    );
+    post_with_key(&app, &key, "has space", "/users", json!({"external_user_id": "c"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("Idempotency-Key"),
+    );
+}
+
+#[tokio::test]
+async fn a_failed_request_does_not_use_up_its_key() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    post_with_key(&app, &key, "idem-3", "/users", json!({"external_user_id": "a", "email": "nope"}))
+        .await
+        .assert_error(400, "invalid_request", Some("email"));
+    let fixed =
+        post_with_key(&app, &key, "idem-3", "/users", json!({"external_user_id": "a", "email": "a@b.co"})).await;
+    assert_eq!(fixed.status, 201, "{}", fixed.body);
+}
+
+#[tokio::test]
+async fn a_retried_push_is_one_job() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let path = format!("/users/{user}/connections/{connection}/transactions");
+    let body = json!({"transactions": [tx("a", "LABCORP", Some("8071"), 5.0)]});
+    let first = post_with_key(&app, &key, "push-1", &path, body.clone()).await;
+    let retry = post_with_key(&app, &key, "push-1", &path, body).await;
+    assert_eq!((first.status, retry.status), (202, 202));
+    assert_eq!(first.body["job_id"], retry.body["job_id"]);
+    assert_eq!(retry.body["accepted"], 1, "the retry is the first answer, not a duplicate update");
+}
