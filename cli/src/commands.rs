@@ -231,7 +231,7 @@ fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, toler
             return ExitCode::from(2);
         }
     };
-    let now = chrono_now();
+    let now = core_grpc::domain::time::now().timestamp();
     match core_grpc::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
         Ok(()) => {
             println!("valid: the signature matches the body and the secret");
@@ -242,8 +242,4 @@ fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, toler
             ExitCode::FAILURE
         }
     }
-}
-
-fn chrono_now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }

@@ -15,7 +15,6 @@ use entities::api_key;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http::{Request, Response};
-use rand::Rng;
 use sail_api::access::{AccessRule, access_rule};
 use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use sha2::{Digest, Sha256};
@@ -31,9 +30,7 @@ pub const KEY_SECRET_LEN: usize = 40;
 
 /// A new API key secret: `sk_` + 40 base62 characters (about 238 bits).
 pub fn generate_key_secret() -> String {
-    let tail: String =
-        rand::rng().sample_iter(rand::distr::Alphanumeric).take(KEY_SECRET_LEN).map(char::from).collect();
-    format!("{KEY_PREFIX}{tail}")
+    crate::domain::random_token(KEY_PREFIX, KEY_SECRET_LEN)
 }
 
 /// The stored form of a key secret. The secrets are random and long, so a

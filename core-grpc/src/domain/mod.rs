@@ -13,6 +13,13 @@ pub use ids::{IdKind, new_id, parse_id};
 pub use page::Page;
 pub use scope::{Scope, ScopeSet};
 
+/// A secret: `prefix` followed by `len` random base62 characters.
+pub fn random_token(prefix: &str, len: usize) -> String {
+    use rand::Rng;
+    let tail: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(len).map(char::from).collect();
+    format!("{prefix}{tail}")
+}
+
 /// Lower-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

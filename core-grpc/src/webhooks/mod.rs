@@ -10,7 +10,6 @@ pub mod signature;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use entities::webhook_endpoint;
-use rand::Rng;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
     Set,
@@ -28,8 +27,7 @@ pub mod status {
 
 /// A new signing secret: `whsec_` + 32 base62 characters.
 pub fn generate_secret() -> String {
-    let tail: String = rand::rng().sample_iter(rand::distr::Alphanumeric).take(32).map(char::from).collect();
-    format!("whsec_{tail}")
+    crate::domain::random_token("whsec_", 32)
 }
 
 /// Why an address may not receive webhooks, if it may not.
