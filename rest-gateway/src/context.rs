@@ -40,6 +40,15 @@ impl CallContext {
         request
     }
 
+    /// The forwarded headers as gRPC metadata.
+    pub fn metadata(&self) -> tonic::metadata::MetadataMap {
+        let mut metadata = tonic::metadata::MetadataMap::with_capacity(self.headers.len());
+        for (name, value) in &self.headers {
+            metadata.insert(MetadataKey::from_static(name), value.clone());
+        }
+        metadata
+    }
+
     /// The id of this request (set by the request-id layer when absent).
     pub fn request_id(&self) -> Option<&str> {
         self.headers.iter().find(|(n, _)| *n == REQUEST_ID.as_str()).and_then(|(_, v)| v.to_str().ok())

@@ -29,6 +29,11 @@ impl ApiError {
         ApiError::new(detail)
     }
 
+    /// `500 internal_error`, revealing nothing.
+    pub fn internal() -> Self {
+        ApiError::new(ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred."))
+    }
+
     pub fn code(&self) -> ErrorCode {
         self.detail.code
     }

@@ -7,6 +7,7 @@
 pub mod context;
 pub mod error;
 pub mod extract;
+pub mod reference_page;
 pub mod routes;
 
 use std::time::Duration;

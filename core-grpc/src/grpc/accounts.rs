@@ -4,9 +4,9 @@ use sail_api::pb::{self, accounts_server::Accounts};
 use tonic::{Request, Response, Status};
 
 use crate::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
-use crate::auth::caller;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
+use crate::grpc::accept;
 use crate::server::Core;
 
 pub struct AccountsService {
@@ -77,7 +77,7 @@ impl Accounts for AccountsService {
         &self,
         request: Request<pb::ListAccountsRequest>,
     ) -> Result<Response<pb::ListAccountsResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let filter = AccountFilter {
             connection_id: req.connection_id,
@@ -96,7 +96,7 @@ impl Accounts for AccountsService {
         &self,
         request: Request<pb::GetAccountRequest>,
     ) -> Result<Response<pb::AccountDetail>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let found = accounts::get_account(&self.core.db, &caller.partner_id, &req.user_id, &req.account_id).await?;
         Ok(Response::new(account_detail_to_pb(found)?))

@@ -4,9 +4,9 @@ use entities::{account, connection};
 use sail_api::pb::{self, connections_server::Connections};
 use tonic::{Request, Response, Status};
 
-use crate::auth::caller;
 use crate::connections::{self, NewExternalConnection};
 use crate::domain::{Page, time};
+use crate::grpc::accept;
 use crate::idempotency;
 use crate::server::Core;
 
@@ -66,7 +66,7 @@ impl Connections for ConnectionsService {
         &self,
         request: Request<pb::CreateConnectionRequest>,
     ) -> Result<Response<pb::Connection>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Connections/CreateConnection";
@@ -83,7 +83,7 @@ impl Connections for ConnectionsService {
         &self,
         request: Request<pb::ListConnectionsRequest>,
     ) -> Result<Response<pb::ListConnectionsResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) =
@@ -98,7 +98,7 @@ impl Connections for ConnectionsService {
         &self,
         request: Request<pb::GetConnectionRequest>,
     ) -> Result<Response<pb::Connection>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let found =
             connections::get_connection(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id).await?;
@@ -109,7 +109,7 @@ impl Connections for ConnectionsService {
         &self,
         request: Request<pb::DeleteConnectionRequest>,
     ) -> Result<Response<pb::Connection>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let done = connections::disconnect(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id).await?;
         Ok(Response::new(render_one(&self.core, done).await?))

@@ -3,8 +3,8 @@
 use sail_api::pb::{self, sandbox_server::Sandbox};
 use tonic::{Request, Response, Status};
 
-use crate::auth::caller;
 use crate::error::CoreError;
+use crate::grpc::accept;
 use crate::grpc::connections::render_one;
 use crate::idempotency;
 use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
@@ -23,7 +23,7 @@ impl Sandbox for SandboxService {
         if !self.core.config.sandbox {
             return Err(CoreError::NotFoundRoute.into());
         }
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let kind = parse_provider_kind(&req.r#type)?;

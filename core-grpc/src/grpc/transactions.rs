@@ -4,10 +4,10 @@ use entities::{job, transaction};
 use sail_api::pb::{self, expenses_server::Expenses, jobs_server::Jobs, transactions_server::Transactions};
 use tonic::{Request, Response, Status};
 
-use crate::auth::caller;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::expenses::{self, ExpenseFilter, StoredItemResult, parse_date, parse_status};
+use crate::grpc::accept;
 use crate::idempotency;
 use crate::ingest::{self, RawTransaction};
 use crate::jobs::{self, JobKind};
@@ -77,7 +77,7 @@ impl Transactions for TransactionsService {
         &self,
         request: Request<pb::PushTransactionsRequest>,
     ) -> Result<Response<pb::PushTransactionsResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Transactions/PushTransactions";
@@ -114,7 +114,7 @@ impl Transactions for TransactionsService {
 #[tonic::async_trait]
 impl Jobs for TransactionsService {
     async fn get_job(&self, request: Request<pb::GetJobRequest>) -> Result<Response<pb::Job>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let found =
             jobs::get_job(&self.core.db, &caller.partner_id, &request.get_ref().job_id, JobKind::IngestTransactions)
                 .await?;
@@ -128,7 +128,7 @@ impl Expenses for TransactionsService {
         &self,
         request: Request<pb::ListExpensesRequest>,
     ) -> Result<Response<pb::ListExpensesResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let filter = ExpenseFilter {
             status: req.status.as_deref().map(parse_status).transpose()?,
@@ -146,7 +146,7 @@ impl Expenses for TransactionsService {
     }
 
     async fn get_expense(&self, request: Request<pb::GetExpenseRequest>) -> Result<Response<pb::Expense>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let found = expenses::get_expense(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id).await?;
         Ok(Response::new(expense_to_pb(found)?))

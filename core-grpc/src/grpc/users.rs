@@ -5,8 +5,8 @@ use sail_api::pb::{self, users_server::Users};
 use sea_orm::DatabaseConnection;
 use tonic::{Request, Response, Status};
 
-use crate::auth::caller;
 use crate::domain::{Page, time};
+use crate::grpc::accept;
 use crate::idempotency;
 use crate::users::{self, NewUser, NewUserFields, UserStatus};
 
@@ -29,7 +29,7 @@ impl Users for UsersService {
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let status = req.status.as_deref().map(UserStatus::parse).transpose()?;
         let page = Page::parse(req.limit, req.offset)?;
@@ -41,7 +41,7 @@ impl Users for UsersService {
     }
 
     async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let reply = idempotency::once(&self.db, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
@@ -65,7 +65,7 @@ impl Users for UsersService {
     }
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let found = users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
         Ok(Response::new(user_to_pb(found)))
     }

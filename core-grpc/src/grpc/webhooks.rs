@@ -4,10 +4,10 @@ use entities::{event, webhook_endpoint};
 use sail_api::pb::{self, events_server::Events, webhook_endpoints_server::WebhookEndpoints};
 use tonic::{Request, Response, Status};
 
-use crate::auth::caller;
 use crate::db::begin_write;
 use crate::domain::{Page, time};
 use crate::events;
+use crate::grpc::accept;
 use crate::idempotency;
 use crate::server::Core;
 use crate::webhooks::{self, delivery};
@@ -72,7 +72,7 @@ impl WebhookEndpoints for WebhooksService {
         &self,
         request: Request<pb::CreateWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.WebhookEndpoints/CreateWebhookEndpoint";
@@ -90,7 +90,7 @@ impl WebhookEndpoints for WebhooksService {
         &self,
         request: Request<pb::ListWebhookEndpointsRequest>,
     ) -> Result<Response<pb::ListWebhookEndpointsResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) = webhooks::list_endpoints(&self.core.db, &caller.partner_id, page).await?;
@@ -104,7 +104,7 @@ impl WebhookEndpoints for WebhooksService {
         &self,
         request: Request<pb::DeleteWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let txn = begin_write(&self.core.db).await.map_err(crate::CoreError::from)?;
         let deleted =
             webhooks::delete_endpoint(&*txn, &caller.partner_id, &request.get_ref().webhook_endpoint_id).await?;
@@ -119,7 +119,7 @@ impl Events for WebhooksService {
         &self,
         request: Request<pb::ListEventsRequest>,
     ) -> Result<Response<pb::ListEventsResponse>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) =
@@ -131,7 +131,7 @@ impl Events for WebhooksService {
     }
 
     async fn get_event(&self, request: Request<pb::GetEventRequest>) -> Result<Response<pb::Event>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let found = events::get_event(&self.core.db, &caller.partner_id, &request.get_ref().event_id).await?;
         Ok(Response::new(event_detail(&self.core, found).await?))
     }
@@ -140,7 +140,7 @@ impl Events for WebhooksService {
         &self,
         request: Request<pb::RedeliverEventRequest>,
     ) -> Result<Response<pb::Event>, Status> {
-        let caller = caller(&request)?;
+        let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Events/RedeliverEvent";

@@ -1,0 +1,451 @@
+//! The OpenAPI 3.1 document, generated from the same descriptors as the
+//! gateway's routes: paths and parameters from `google.api.http`, schemas
+//! from the messages (names, types, nullability from proto3 `optional`,
+//! constraints and enums from `(sail.v1.field)`, required request fields
+//! from `google.api.field_behavior`), descriptions from the proto comments,
+//! security from `(sail.v1.access)`, and the error envelope for every
+//! error status.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::descriptor::{Api, FieldDescriptorProto, field_type, short_name};
+use crate::rest::{BASE, RestOperation};
+
+/// Fields left out of a response when empty, rather than sent as null
+/// (kept in step with the `skip_serializing_if` attributes in build.rs).
+pub const SKIPPED_WHEN_EMPTY: &[&str] =
+    &[".sail.v1.Account.balance", ".sail.v1.AccountDetail.balance", ".sail.v1.WebhookEndpoint.secret"];
+/// Fields holding JSON text in gRPC and a JSON object in REST.
+pub const JSON_OBJECTS: &[&str] = &[".sail.v1.Event.data"];
+
+/// The error codes and their statuses, read from `src/errors.rs` so the
+/// document lists exactly the codes the service can send.
+pub struct ErrorCodes(pub Vec<(String, u16)>);
+
+impl ErrorCodes {
+    /// Parses the `error_codes!` table of `src/errors.rs`.
+    pub fn read(source: &str) -> Result<ErrorCodes, String> {
+        let start = source.find("error_codes! {").ok_or("src/errors.rs has no error_codes! table")?;
+        let table = &source[start..];
+        let table = &table[..table.find('}').ok_or("unterminated error_codes! table")?];
+        let mut codes = Vec::new();
+        for line in table.lines().filter(|l| l.contains("=>")) {
+            let wire = line.split('"').nth(1).ok_or_else(|| format!("no wire code in {line}"))?;
+            let status = line
+                .split(',')
+                .nth(1)
+                .and_then(|s| s.trim().parse::<u16>().ok())
+                .ok_or_else(|| format!("no status in {line}"))?;
+            codes.push((wire.to_string(), status));
+        }
+        Ok(ErrorCodes(codes))
+    }
+
+    fn for_status(&self, status: u16) -> Vec<&str> {
+        self.0.iter().filter(|(_, s)| *s == status).map(|(c, _)| c.as_str()).collect()
+    }
+}
+
+const STATUS_TEXT: &[(u16, &str)] = &[
+    (400, "The request is malformed or invalid; `param` names the field."),
+    (401, "The API key (or user token) is missing, malformed, unknown, revoked or expired."),
+    (403, "The key's scopes, or the connection's products, do not cover this operation."),
+    (404, "No such resource for this partner, or an unknown path."),
+    (409, "A conflict with the resource's state, or an Idempotency-Key reused with another request."),
+    (413, "The request body is larger than the service accepts."),
+    (429, "Too many requests for this key; retry after `Retry-After` seconds."),
+    (500, "Sail failed; nothing internal is revealed. Retry with the same Idempotency-Key."),
+];
+
+fn first_sentence(text: &str) -> String {
+    let flat = text.replace('\n', " ");
+    match flat.find(". ") {
+        Some(at) => flat[..=at].trim().to_string(),
+        None => flat.trim().to_string(),
+    }
+}
+
+fn parse_example(raw: &str, at: &str) -> Result<Value, String> {
+    serde_json::from_str(raw).map_err(|err| format!("{at}: example is not JSON ({err}): {raw}"))
+}
+
+/// The JSON Schema of one field.
+fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Result<Value, String> {
+    let at = format!("{owner}.{}", field.name());
+    let rule = field.rule();
+    let mut scalar = Map::new();
+    match field.kind() {
+        field_type::STRING if JSON_OBJECTS.contains(&at.as_str()) => {
+            scalar.insert("type".into(), json!("object"));
+        }
+        field_type::STRING => {
+            scalar.insert("type".into(), json!("string"));
+            if !rule.format.is_empty() {
+                scalar.insert("format".into(), json!(rule.format));
+            }
+            if rule.min_length > 0 {
+                scalar.insert("minLength".into(), json!(rule.min_length));
+            }
+            if rule.max_length > 0 {
+                scalar.insert("maxLength".into(), json!(rule.max_length));
+            }
+            if !rule.pattern.is_empty() {
+                scalar.insert("pattern".into(), json!(rule.pattern));
+            }
+            if !rule.r#enum.is_empty() {
+                scalar.insert("enum".into(), json!(rule.r#enum));
+            }
+        }
+        field_type::INT64 | field_type::INT32 => {
+            scalar.insert("type".into(), json!("integer"));
+            let format = if field.kind() == field_type::INT64 { "int64" } else { "int32" };
+            scalar.insert("format".into(), json!(format));
+        }
+        field_type::DOUBLE => {
+            scalar.insert("type".into(), json!("number"));
+        }
+        field_type::BOOL => {
+            scalar.insert("type".into(), json!("boolean"));
+        }
+        field_type::MESSAGE => {
+            let name = field.type_name.as_deref().unwrap_or_default();
+            scalar.insert("$ref".into(), json!(format!("#/components/schemas/{}", short_name(name))));
+        }
+        other => return Err(format!("{at}: field type {other} has no JSON mapping here")),
+    }
+    if let Some(minimum) = rule.minimum {
+        scalar.insert("minimum".into(), json!(minimum as i64));
+    }
+    if let Some(maximum) = rule.maximum {
+        scalar.insert("maximum".into(), json!(maximum as i64));
+    }
+    let mut schema = if field.is_repeated() {
+        let mut array = Map::new();
+        array.insert("type".into(), json!("array"));
+        array.insert("items".into(), Value::Object(scalar));
+        if rule.min_items > 0 {
+            array.insert("minItems".into(), json!(rule.min_items));
+        }
+        if rule.max_items > 0 {
+            array.insert("maxItems".into(), json!(rule.max_items));
+        }
+        array
+    } else if nullable {
+        if scalar.contains_key("$ref") {
+            let mut wrapped = Map::new();
+            wrapped.insert("anyOf".into(), json!([Value::Object(scalar), {"type": "null"}]));
+            wrapped
+        } else {
+            let kind = scalar.get("type").cloned().unwrap_or(json!("string"));
+            scalar.insert("type".into(), json!([kind, "null"]));
+            if let Some(Value::Array(values)) = scalar.get_mut("enum") {
+                values.push(Value::Null);
+            }
+            scalar
+        }
+    } else {
+        scalar
+    };
+    if !rule.example.is_empty() {
+        schema.insert("examples".into(), json!([parse_example(&rule.example, &at)?]));
+    }
+    Ok(Value::Object(schema))
+}
+
+fn with_description(schema: Value, description: &str) -> Value {
+    match schema {
+        Value::Object(mut map) if !description.is_empty() => {
+            map.insert("description".into(), json!(description));
+            Value::Object(map)
+        }
+        other => other,
+    }
+}
+
+/// Messages reachable from `roots` through message fields.
+fn reachable(api: &Api, roots: impl IntoIterator<Item = String>) -> Result<BTreeSet<String>, String> {
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<String> = roots.into_iter().collect();
+    while let Some(name) = stack.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        for (field, _) in &api.message(&name)?.fields {
+            if field.kind() == field_type::MESSAGE {
+                stack.push(field.type_name.clone().unwrap_or_default());
+            }
+        }
+    }
+    Ok(seen)
+}
+
+/// The schema of a message. Request messages list their required fields and
+/// leave out path-bound ones; response messages require every field the
+/// service always sends.
+fn message_schema(api: &Api, full_name: &str, request: bool, path_bound: &[String]) -> Result<Value, String> {
+    let message = api.message(full_name)?;
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for (field, comment) in &message.fields {
+        if path_bound.iter().any(|p| p == field.name()) {
+            continue;
+        }
+        let at = format!("{full_name}.{}", field.name());
+        let skipped = SKIPPED_WHEN_EMPTY.contains(&at.as_str());
+        // Requests take null for any singular message or optional field;
+        // responses send null only for proto3 `optional` fields.
+        let nullable = !field.is_repeated()
+            && !skipped
+            && (field.is_optional() || (request && field.kind() == field_type::MESSAGE));
+        let schema = with_description(field_schema(full_name, field, nullable)?, comment);
+        properties.insert(field.name().to_string(), schema);
+        if (request && field.required()) || (!request && !skipped) {
+            required.push(field.name().to_string());
+        }
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    if !message.comment.is_empty() {
+        schema.insert("description".into(), json!(message.comment));
+    }
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    Ok(Value::Object(schema))
+}
+
+fn security(op: &RestOperation<'_>) -> (Value, String) {
+    let access = op.method.options.access.clone().unwrap_or_default();
+    if access.public {
+        return (json!([]), "No API key needed.".into());
+    }
+    if access.token_admin {
+        return (json!([{"apiKey": ["token_admin"]}]), "Needs a `token_admin` key.".into());
+    }
+    let mut text = if access.any_key_scope.is_empty() {
+        "Needs any data key (any key that is not a `token_admin` key).".to_string()
+    } else {
+        let scopes: Vec<String> = access.any_key_scope.iter().map(|s| format!("`{s}`")).collect();
+        format!("Needs a key with scope {}.", scopes.join(" or "))
+    };
+    if !access.user_token_scope.is_empty() {
+        text.push_str(&format!(
+            " Also needs a user token with scope `{}` in the `Sail-User-Token` header.",
+            access.user_token_scope
+        ));
+    }
+    let requirements: Vec<Value> = if access.any_key_scope.is_empty() {
+        vec![json!({"apiKey": []})]
+    } else {
+        access.any_key_scope.iter().map(|s| json!({"apiKey": [s]})).collect()
+    };
+    (Value::Array(requirements), text)
+}
+
+fn error_statuses(op: &RestOperation<'_>) -> Vec<u16> {
+    let mut statuses = vec![400, 401, 403, 404];
+    if op.verb == "POST" {
+        statuses.push(409);
+    }
+    if op.has_body {
+        statuses.push(413);
+    }
+    statuses.extend([429, 500]);
+    statuses
+}
+
+fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
+    let method = op.method;
+    let input = api.message(&method.input)?;
+    let comment_of =
+        |name: &str| input.fields.iter().find(|(f, _)| f.name() == name).map(|(_, c)| c.clone()).unwrap_or_default();
+    let mut parameters = Vec::new();
+    for name in &op.path_params {
+        let description = match comment_of(name) {
+            c if c.is_empty() => format!("The `{name}`."),
+            c => c,
+        };
+        parameters.push(json!({
+            "name": name, "in": "path", "required": true, "description": description,
+            "schema": {"type": "string", "minLength": 1},
+        }));
+    }
+    for field in &op.query {
+        let schema = field_schema(&method.input, field, false)?;
+        let mut parameter = json!({"name": field.name(), "in": "query", "required": false, "schema": schema});
+        let comment = comment_of(field.name());
+        if !comment.is_empty() {
+            parameter["description"] = json!(comment);
+        }
+        parameters.push(parameter);
+    }
+    if op.verb == "POST" {
+        parameters.push(json!({
+            "name": "Idempotency-Key", "in": "header", "required": false,
+            "description": "Makes a retry safe for 24 hours: the same key with the same request replays the first response; with another request it is `409 idempotency_key_reused`.",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7e]+$"},
+        }));
+    }
+    if method.options.access.as_ref().is_some_and(|a| !a.user_token_scope.is_empty()) {
+        parameters.push(json!({
+            "name": "Sail-User-Token", "in": "header", "required": true,
+            "description": "A user token minted by a `token_admin` key for this user, with this operation's token scope.",
+            "schema": {"type": "string"},
+        }));
+    }
+
+    let (security, access_text) = security(op);
+    let description =
+        if method.comment.is_empty() { access_text.clone() } else { format!("{}\n\n{access_text}", method.comment) };
+    let mut responses = Map::new();
+    let output = short_name(&method.output);
+    let success_text = match first_sentence(&api.message(&method.output)?.comment) {
+        text if text.is_empty() => format!("The {output}."),
+        text => text,
+    };
+    responses.insert(
+        op.success_status.to_string(),
+        json!({
+            "description": success_text,
+            "headers": {"Request-Id": {"$ref": "#/components/headers/Request-Id"}},
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{output}")}}},
+        }),
+    );
+    for status in error_statuses(op) {
+        responses.insert(status.to_string(), json!({"$ref": format!("#/components/responses/Error{status}")}));
+    }
+
+    let mut operation = json!({
+        "operationId": method.name,
+        "tags": [method.service],
+        "summary": first_sentence(if method.comment.is_empty() { &method.name } else { &method.comment }),
+        "description": description,
+        "security": security,
+        "x-sail-grpc-method": method.grpc_path(),
+        "responses": responses,
+    });
+    if !parameters.is_empty() {
+        operation["parameters"] = Value::Array(parameters);
+    }
+    if op.has_body {
+        let mut content = json!({"schema": {"$ref": format!("#/components/schemas/{}", short_name(&method.input))}});
+        if let Some(example) =
+            method.options.rest.as_ref().map(|r| r.request_example.as_str()).filter(|e| !e.is_empty())
+        {
+            content["example"] = parse_example(example, &method.grpc_path())?;
+        }
+        operation["requestBody"] = json!({"required": true, "content": {"application/json": content}});
+    }
+    Ok(operation)
+}
+
+/// The whole document, pretty-printed with sorted keys.
+pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Result<String, String> {
+    let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
+    for op in ops {
+        paths.entry(op.path.clone()).or_default().insert(op.verb.to_ascii_lowercase(), operation(api, op)?);
+    }
+
+    let requests = reachable(api, ops.iter().filter(|o| o.has_body).map(|o| o.method.input.clone()))?;
+    let responses = reachable(api, ops.iter().map(|o| o.method.output.clone()))?;
+    let mut schemas = Map::new();
+    for name in &responses {
+        schemas.insert(short_name(name).to_string(), message_schema(api, name, false, &[])?);
+    }
+    for name in &requests {
+        if responses.contains(name) {
+            return Err(format!("{name} is used in both requests and responses; give each its own message"));
+        }
+        let bound: Vec<String> =
+            ops.iter().filter(|o| &o.method.input == name).flat_map(|o| o.path_params.clone()).collect();
+        schemas.insert(short_name(name).to_string(), message_schema(api, name, true, &bound)?);
+    }
+    let all_codes: Vec<&str> = errors.0.iter().map(|(c, _)| c.as_str()).collect();
+    schemas.insert(
+        "Error".into(),
+        json!({
+            "type": "object",
+            "description": "The envelope of every error response.",
+            "properties": {"error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "enum": all_codes, "description": "Machine-readable; match on this."},
+                    "message": {"type": "string", "description": "Human-readable; may change."},
+                    "param": {"type": ["string", "null"], "description": "The request field (dotted for nesting) or header at fault; null when none."},
+                },
+                "required": ["code", "message", "param"],
+                "additionalProperties": false,
+            }},
+            "required": ["error"],
+            "additionalProperties": false,
+        }),
+    );
+
+    let mut error_responses = Map::new();
+    for (status, text) in STATUS_TEXT {
+        let codes: Vec<String> = errors.for_status(*status).iter().map(|c| format!("`{c}`")).collect();
+        let mut headers = json!({"Request-Id": {"$ref": "#/components/headers/Request-Id"}});
+        if *status == 429 {
+            for (name, what) in [
+                ("Retry-After", "Seconds to wait before retrying."),
+                ("RateLimit-Limit", "Requests allowed in a burst."),
+                ("RateLimit-Remaining", "Requests left now."),
+                ("RateLimit-Reset", "Seconds until the allowance refills."),
+            ] {
+                headers[name] = json!({"description": what, "schema": {"type": "integer", "minimum": 0}});
+            }
+        }
+        let description =
+            if codes.is_empty() { text.to_string() } else { format!("{text} Codes: {}.", codes.join(", ")) };
+        error_responses.insert(
+            format!("Error{status}"),
+            json!({
+                "description": description,
+                "headers": headers,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            }),
+        );
+    }
+
+    let tags: Vec<Value> = api
+        .services
+        .iter()
+        .filter(|(name, _)| ops.iter().any(|o| &o.method.service == *name))
+        .map(|(name, comment)| json!({"name": name, "description": comment}))
+        .collect();
+
+    let document = json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Sail partner data API",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Users, their linked cards, stores and HSA/FSA administrators, accounts and balances, pushed transactions, and the HSA/FSA adjudication of every purchase.\n\nEvery request carries `Authorization: Bearer <API key>`. Errors come as `{\"error\": {\"code\", \"message\", \"param\"}}`; every response carries `Request-Id`. Generated from the proto definitions; the same operations are served over gRPC.",
+        },
+        "servers": [{"url": BASE, "description": "This service"}],
+        "security": [{"apiKey": []}],
+        "tags": tags,
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"apiKey": {
+                "type": "http", "scheme": "bearer", "bearerFormat": "sk_ + 40 base62 characters",
+                "description": "An API key issued by Sail's team. Each operation lists the key scopes that admit it.",
+            }},
+            "headers": {"Request-Id": {
+                "description": "The request's id: the one sent, or one Sail made. Quote it when asking for help.",
+                "required": true, "schema": {"type": "string"},
+            }},
+            "responses": error_responses,
+            "schemas": schemas,
+        },
+    });
+    serde_json::to_string_pretty(&document)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| e.to_string())
+}
