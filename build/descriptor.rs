@@ -116,6 +116,12 @@ pub struct FieldRule {
     pub example: String,
     #[prost(string, tag = "10")]
     pub pattern: String,
+    #[prost(double, optional, tag = "11")]
+    pub exclusive_minimum: Option<f64>,
+    #[prost(double, optional, tag = "12")]
+    pub multiple_of: Option<f64>,
+    #[prost(bool, tag = "13")]
+    pub lower_case_too: bool,
 }
 
 #[derive(Clone, PartialEq, Message)]

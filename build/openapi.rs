@@ -95,7 +95,11 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
                 scalar.insert("pattern".into(), json!(rule.pattern));
             }
             if !rule.r#enum.is_empty() {
-                scalar.insert("enum".into(), json!(rule.r#enum));
+                let mut values = rule.r#enum.clone();
+                if rule.lower_case_too {
+                    values.extend(rule.r#enum.iter().map(|v| v.to_ascii_lowercase()));
+                }
+                scalar.insert("enum".into(), json!(values));
             }
         }
         field_type::INT64 | field_type::INT32 => {
@@ -120,6 +124,12 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
     }
     if let Some(maximum) = rule.maximum {
         scalar.insert("maximum".into(), json!(maximum as i64));
+    }
+    if let Some(minimum) = rule.exclusive_minimum {
+        scalar.insert("exclusiveMinimum".into(), json!(minimum as i64));
+    }
+    if let Some(step) = rule.multiple_of {
+        scalar.insert("multipleOf".into(), json!(step));
     }
     let mut schema = if field.is_repeated() {
         let mut array = Map::new();
@@ -199,7 +209,12 @@ fn message_schema(api: &Api, full_name: &str, request: bool, path_bound: &[Strin
         let nullable = !field.is_repeated()
             && !skipped
             && (field.is_optional() || (request && field.kind() == field_type::MESSAGE));
-        let schema = with_description(field_schema(full_name, field, nullable)?, comment);
+        let mut schema = field_schema(full_name, field, nullable)?;
+        let required_text = request && field.required() && field.kind() == field_type::STRING && !field.is_repeated();
+        if required_text && schema.get("minLength").is_none() && schema.get("enum").is_none() {
+            schema["minLength"] = json!(1);
+        }
+        let schema = with_description(schema, comment);
         properties.insert(field.name().to_string(), schema);
         if (request && field.required()) || (!request && !skipped) {
             required.push(field.name().to_string());

@@ -164,7 +164,7 @@ pub fn generate_required(api: &crate::descriptor::Api) -> Result<String, String>
             let test = if field.is_repeated() {
                 format!("self.{rust}.is_empty()")
             } else if field.kind() == field_type::STRING {
-                format!("self.{rust}.trim().is_empty()")
+                format!("self.{rust}.is_empty()")
             } else {
                 continue;
             };

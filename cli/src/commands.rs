@@ -20,6 +20,10 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Command::Migrate => migrate(&settings).await.map(|_| ()),
         Command::Partners(command) => partners(&settings, command).await,
         Command::Keys(command) => keys(&settings, command).await,
+        Command::Openapi => {
+            print!("{}", sail_api::OPENAPI_JSON);
+            return ExitCode::SUCCESS;
+        }
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
             return verify_webhook(&secret, &header, &body_file, tolerance_s);
         }

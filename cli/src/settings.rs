@@ -102,6 +102,9 @@ pub enum Command {
     /// Webhook helpers.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Prints the OpenAPI 3.1 document of the REST API (the one served at
+    /// /api/v1/openapi.json and committed as docs/openapi.json).
+    Openapi,
 }
 
 #[derive(Debug, Subcommand)]

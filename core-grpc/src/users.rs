@@ -97,12 +97,19 @@ impl NewUser {
         if external_user_id.chars().count() > 255 {
             return Err(CoreError::invalid("external_user_id", "external_user_id must be at most 255 characters."));
         }
-        let email = text("email", fields.email, 254)?
+        // Email and phone are taken exactly as sent (no trimming), so the
+        // rule is the one the OpenAPI document states.
+        let email = fields
+            .email
             .map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string())))
             .transpose()?;
-        let phone = text("phone", fields.phone, 32)?
-            .map(|p| Phone::parse(&p).map_err(|err| CoreError::invalid("phone", err.to_string())))
-            .transpose()?;
+        let phone = match fields.phone {
+            Some(p) if p.chars().count() > 32 => {
+                return Err(CoreError::invalid("phone", "phone must be at most 32 characters."));
+            }
+            Some(p) => Some(Phone::parse(&p).map_err(|err| CoreError::invalid("phone", err.to_string()))?),
+            None => None,
+        };
         let country = text("address.country", fields.country, 2)?
             .map(|c| CountryCode::parse(&c).map_err(|err| CoreError::invalid("address.country", err.to_string())))
             .transpose()?;

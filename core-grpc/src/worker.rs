@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use entities::job;
 use tokio::sync::watch;
+use tracing::Instrument;
 
 use crate::jobs::{self, JobKind};
 use crate::server::Core;
@@ -70,8 +71,13 @@ async fn process(core: &Core, claimed: Vec<job::Model>) {
 }
 
 async fn run_one(core: &Core, claimed: job::Model) {
+    // A span entered with `enter()` must not live across an await (the
+    // subscriber's span registry panics); instrument the future instead.
     let span = tracing::info_span!("job", id = %claimed.id, kind = %claimed.kind, attempt = claimed.attempts);
-    let _enter = span.enter();
+    run_one_in_span(core, claimed).instrument(span).await
+}
+
+async fn run_one_in_span(core: &Core, claimed: job::Model) {
     let result = match JobKind::parse(&claimed.kind) {
         Some(JobKind::SyncConnection) => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
         Some(JobKind::IngestTransactions) => {

@@ -9,9 +9,12 @@ use tonic::metadata::{MetadataKey, MetadataValue};
 
 use crate::REQUEST_ID;
 use crate::error::ApiError;
+use sail_api::{ErrorCode, ErrorDetail};
 
 /// Headers forwarded verbatim to the core, by HTTP name = metadata name.
 const FORWARDED: &[&str] = &["authorization", "request-id", "idempotency-key", "sail-user-token"];
+/// The same headers as the documentation spells them, for error params.
+const DISPLAY_NAMES: [&str; 4] = ["Authorization", "Request-Id", "Idempotency-Key", "Sail-User-Token"];
 
 /// The forwarded headers of one REST request.
 #[derive(Debug, Clone, Default)]
@@ -20,15 +23,26 @@ pub struct CallContext {
 }
 
 impl CallContext {
-    pub fn from_headers(headers: &HeaderMap) -> Self {
-        let headers = FORWARDED
-            .iter()
-            .filter_map(|name| {
-                let value = headers.get(*name)?.to_str().ok()?;
-                Some((*name, MetadataValue::try_from(value).ok()?))
-            })
-            .collect();
-        CallContext { headers }
+    /// The forwarded headers of a request. A header that cannot travel as
+    /// gRPC metadata (not visible ASCII) is refused naming it, never dropped:
+    /// a dropped Idempotency-Key would make a retry create twice.
+    pub fn from_headers(headers: &HeaderMap) -> Result<Self, ApiError> {
+        let mut forwarded = Vec::with_capacity(FORWARDED.len());
+        for (name, display) in FORWARDED.iter().zip(DISPLAY_NAMES) {
+            let Some(value) = headers.get(*name) else { continue };
+            let value = value.to_str().ok().and_then(|v| MetadataValue::try_from(v).ok()).ok_or_else(|| {
+                if *name == "authorization" {
+                    ApiError::new(ErrorDetail::new(
+                        ErrorCode::InvalidApiKey,
+                        "The Authorization header must be 'Bearer sk_…' in visible ASCII.",
+                    ))
+                } else {
+                    ApiError::invalid(Some(display.to_string()), format!("{display} must be visible ASCII text."))
+                }
+            })?;
+            forwarded.push((*name, value));
+        }
+        Ok(CallContext { headers: forwarded })
     }
 
     /// A gRPC request for `message` carrying this context.
@@ -59,6 +73,6 @@ impl<S: Send + Sync> FromRequestParts<S> for CallContext {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(CallContext::from_headers(&parts.headers))
+        CallContext::from_headers(&parts.headers)
     }
 }

@@ -13,6 +13,7 @@ mod expenses;
 mod grpc;
 mod idempotency;
 mod ingestion;
+mod openapi;
 mod reference_data;
 mod sandbox;
 mod users;

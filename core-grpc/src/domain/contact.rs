@@ -32,7 +32,8 @@ impl Email {
                     && !label.ends_with('-')
                     && label.chars().all(|c| c.is_alphanumeric() || c == '-')
             })
-            && labels.last().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(char::is_alphabetic));
+            // Top-level domains are letters, or IDNA (`xn--…`).
+            && labels.last().is_some_and(|tld| tld.len() >= 2 && tld.starts_with(|c: char| c.is_alphabetic()));
         let local_ok = !local.is_empty()
             && local.len() <= 64
             && !local.contains('@')
@@ -53,6 +54,8 @@ pub struct Phone(String);
 
 impl Phone {
     pub fn parse(raw: &str) -> Result<Phone, ContactError> {
+        // The OpenAPI pattern states the same rule:
+        // ^\+?[ ().-]*(?:[0-9][ ().-]*){7,15}$
         let digits = raw.chars().filter(char::is_ascii_digit).count();
         let allowed = raw.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
         let plus_first = raw.find('+').is_none_or(|at| at == 0) && raw.matches('+').count() <= 1;
@@ -69,7 +72,7 @@ impl Phone {
 }
 
 /// The officially assigned ISO 3166-1 alpha-2 codes.
-const ISO_3166_ALPHA_2: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW";
+pub const ISO_3166_ALPHA_2: &str = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW";
 
 /// An ISO 3166-1 alpha-2 country code, stored upper-case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,8 +80,10 @@ pub struct CountryCode(String);
 
 impl CountryCode {
     pub fn parse(raw: &str) -> Result<CountryCode, ContactError> {
+        // Upper or lower case, as the OpenAPI enum lists them.
         let upper = raw.to_ascii_uppercase();
-        if upper.len() == 2 && ISO_3166_ALPHA_2.split(' ').any(|code| code == upper) {
+        let one_case = raw == upper || raw == raw.to_ascii_lowercase();
+        if one_case && upper.len() == 2 && ISO_3166_ALPHA_2.split(' ').any(|code| code == upper) {
             Ok(CountryCode(upper))
         } else {
             Err(ContactError(format!("'{raw}' is not an ISO 3166-1 alpha-2 country code (e.g. US).")))
@@ -96,7 +101,7 @@ mod tests {
 
     #[test]
     fn emails() {
-        for ok in ["a@b.co", "jane.doe+hsa@example.com", "x@mail.example.org"] {
+        for ok in ["a@b.co", "jane.doe+hsa@example.com", "x@mail.example.org", "a@b.xn--p1ai"] {
             assert!(Email::parse(ok).is_ok(), "{ok}");
         }
         for bad in

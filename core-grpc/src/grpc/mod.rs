@@ -19,11 +19,38 @@ use crate::error::CoreError;
 /// What every handler does first: read the caller the authentication layer
 /// attached, and refuse a request whose required fields (declared with
 /// `google.api.field_behavior` in proto) are absent or blank, naming the
-/// field, before anything else reads it.
+/// field, before anything else reads it. A malformed `Idempotency-Key` is
+/// refused here too.
 pub fn accept<T: Required>(request: &Request<T>) -> Result<Caller, CoreError> {
     let caller = caller(request)?;
+    // A malformed Idempotency-Key is refused on every method, not only on
+    // those that replay.
+    crate::idempotency::key_of(request)?;
     match request.get_ref().missing_field() {
         Some((field, message)) => Err(CoreError::invalid(field, message)),
         None => Ok(caller),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The code lists the core checks against are the ones the OpenAPI
+    /// document publishes (both in upper and lower case).
+    #[test]
+    fn published_code_lists_match_the_core() {
+        let document: serde_json::Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+        let schemas = &document["components"]["schemas"];
+        for (published, core) in [
+            (&schemas["PushedTransaction"]["properties"]["currency"]["enum"], crate::ingest::ISO_4217),
+            (&schemas["Address"]["properties"]["country"]["enum"], crate::domain::contact::ISO_3166_ALPHA_2),
+        ] {
+            let mut expected: Vec<String> = core.split(' ').map(str::to_string).collect();
+            expected.extend(core.split(' ').map(str::to_ascii_lowercase));
+            let mut listed: Vec<String> =
+                published.as_array().unwrap().iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+            expected.sort();
+            listed.sort();
+            assert_eq!(listed, expected);
+        }
     }
 }

@@ -13,7 +13,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 use tokio::sync::watch;
 
-use super::{check_url, signature, status as endpoint_status, subscribes};
+use super::{UrlCheck, check_url, signature, status as endpoint_status, subscribes};
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
@@ -175,7 +175,7 @@ async fn attempt(
     let body = event_body(event)?;
     let started = Instant::now();
     // DNS may have changed since the endpoint was registered: check again.
-    let url = match check_url(&endpoint.url, core.config.sandbox).await {
+    let url = match check_url(&endpoint.url, core.config.sandbox, UrlCheck::Delivery).await {
         Ok(url) => url,
         Err(err) => {
             return Ok(AttemptResult { status_code: None, error: Some(err.to_string()), latency: started.elapsed() });

@@ -73,13 +73,46 @@ pub fn forbidden_address(ip: IpAddr, sandbox: bool) -> Option<&'static str> {
     }
 }
 
+/// A webhook URL's host name, as the `url` pattern in
+/// proto/sail/v1/webhooks.proto states it.
+pub const URL_HOST_NAME: &str = r"[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*";
+/// What may follow the host: port, path, query and fragment, in RFC 3986
+/// characters.
+pub const URL_TAIL: &str = r"(:[1-9][0-9]{0,3})?(/([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})*)*(\?([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$";
+
+/// The whole URL grammar: the documented one, and a literal address as
+/// host (which must then be public).
+static URL_GRAMMAR: std::sync::LazyLock<Result<regex::Regex, regex::Error>> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(&format!(
+        r"^[Hh][Tt][Tt][Pp][Ss]?://(?:{URL_HOST_NAME}|[0-9]{{1,3}}(?:\.[0-9]{{1,3}}){{3}}|\[[0-9A-Fa-f:.]+\]){URL_TAIL}"
+    ))
+});
+
+/// When a webhook URL is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlCheck {
+    /// At registration: a host name that does not resolve yet is accepted.
+    Registration,
+    /// Before an attempt: the host must resolve, to public addresses only.
+    Delivery,
+}
+
 /// Checks that `url` may receive webhooks: absolute http(s), no credentials,
 /// and every address it resolves to public (loopback too in sandbox mode).
 /// Deliveries check again before each attempt, since DNS can change.
-pub async fn check_url(url: &str, sandbox: bool) -> Result<reqwest::Url, CoreError> {
+pub async fn check_url(url: &str, sandbox: bool, purpose: UrlCheck) -> Result<reqwest::Url, CoreError> {
     let invalid = |why: String| CoreError::invalid("url", why);
     if url.len() > 2048 {
         return Err(invalid("url must be at most 2048 characters.".into()));
+    }
+    // The grammar the OpenAPI document states (RFC 3986 characters, nothing
+    // a URL parser would rewrite behind the partner's back).
+    let grammar = URL_GRAMMAR.as_ref().map_err(|err| CoreError::Internal(format!("URL grammar: {err}")))?;
+    if !grammar.is_match(url) {
+        return Err(invalid(
+            "url must be an absolute http(s) URL of RFC 3986 characters (percent-encode the rest), without credentials."
+                .into(),
+        ));
     }
     let parsed =
         reqwest::Url::parse(url).map_err(|err| invalid(format!("url must be an absolute http(s) URL: {err}.")))?;
@@ -94,13 +127,16 @@ pub async fn check_url(url: &str, sandbox: bool) -> Result<reqwest::Url, CoreErr
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let addresses: Vec<IpAddr> = match host.parse::<IpAddr>() {
         Ok(ip) => vec![ip],
-        Err(_) => tokio::net::lookup_host((host, port))
-            .await
-            .map_err(|err| invalid(format!("url's host {host} does not resolve: {err}.")))?
-            .map(|addr| addr.ip())
-            .collect(),
+        Err(_) => match tokio::net::lookup_host((host, port)).await {
+            Ok(found) => found.map(|addr| addr.ip()).collect(),
+            // A name that does not resolve yet may be registered (its DNS may
+            // come later); a delivery never goes anywhere this check has not
+            // passed, because each attempt checks again.
+            Err(_) if purpose == UrlCheck::Registration => Vec::new(),
+            Err(err) => return Err(invalid(format!("url's host {host} does not resolve: {err}."))),
+        },
     };
-    if addresses.is_empty() {
+    if addresses.is_empty() && purpose == UrlCheck::Delivery {
         return Err(invalid(format!("url's host {host} does not resolve.")));
     }
     for ip in addresses {
@@ -139,7 +175,7 @@ pub async fn create_endpoint(
     events: &[String],
     sandbox: bool,
 ) -> Result<webhook_endpoint::Model, CoreError> {
-    let url = check_url(url, sandbox).await?;
+    let url = check_url(url, sandbox, UrlCheck::Registration).await?;
     let events = parse_event_types(events)?;
     let model = webhook_endpoint::ActiveModel {
         id: Set(new_id(IdKind::WebhookEndpoint)),
@@ -193,6 +229,25 @@ pub async fn delete_endpoint(
 /// Whether an endpoint subscribes to events of `event_type`.
 pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: &str) -> bool {
     endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type)
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::*;
+
+    #[test]
+    fn the_core_checks_the_documented_url_grammar() {
+        let document: serde_json::Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+        let documented = &document["components"]["schemas"]["CreateWebhookEndpointRequest"]["properties"]["url"];
+        assert_eq!(documented["pattern"], format!("^[Hh][Tt][Tt][Pp][Ss]?://{URL_HOST_NAME}{URL_TAIL}"));
+        let grammar = URL_GRAMMAR.as_ref().unwrap();
+        for ok in ["https://a.example.com/hook?x=1#top", "HTTP://h:8080/a%20b", "https://93.184.216.34/hook"] {
+            assert!(grammar.is_match(ok), "{ok}");
+        }
+        for bad in ["https://h/#a#b", "https://h/%zz", "https://u:p@h/", "ftp://h/", "https://h/a b", "https://h/{x}"] {
+            assert!(!grammar.is_match(bad), "{bad}");
+        }
+    }
 }
 
 #[cfg(test)]

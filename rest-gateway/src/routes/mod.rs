@@ -51,7 +51,7 @@ pub fn api(core: Channel) -> Router {
 /// the route's success status or the error envelope.
 async fn handle(route: &'static Route, core: Channel, request: Request) -> Result<Response, ApiError> {
     let (mut parts, body) = request.into_parts();
-    let ctx = CallContext::from_headers(&parts.headers);
+    let ctx = CallContext::from_headers(&parts.headers)?;
     let Path(path_params) = Path::<Vec<(String, String)>>::from_request_parts(&mut parts, &())
         .await
         .map_err(|_| ApiError::invalid(None, "The URL path does not decode to UTF-8 text."))?;
