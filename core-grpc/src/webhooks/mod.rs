@@ -78,7 +78,7 @@ pub fn forbidden_address(ip: IpAddr, sandbox: bool) -> Option<&'static str> {
 pub const URL_HOST_NAME: &str = r"[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)*";
 /// What may follow the host: port, path, query and fragment, in RFC 3986
 /// characters.
-pub const URL_TAIL: &str = r"(:[1-9][0-9]{0,3})?(/([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})*)*(\?([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$";
+pub const URL_TAIL: &str = r"(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(/([A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})*)*(\?([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$";
 
 /// The whole URL grammar: the documented one, and a literal address as
 /// host (which must then be public).
@@ -241,10 +241,23 @@ mod url_tests {
         let documented = &document["components"]["schemas"]["CreateWebhookEndpointRequest"]["properties"]["url"];
         assert_eq!(documented["pattern"], format!("^[Hh][Tt][Tt][Pp][Ss]?://{URL_HOST_NAME}{URL_TAIL}"));
         let grammar = URL_GRAMMAR.as_ref().unwrap();
-        for ok in ["https://a.example.com/hook?x=1#top", "HTTP://h:8080/a%20b", "https://93.184.216.34/hook"] {
+        for ok in [
+            "https://a.example.com/hook?x=1#top",
+            "HTTP://h:8080/a%20b",
+            "https://93.184.216.34/hook",
+            "http://127.0.0.1:65535/",
+        ] {
             assert!(grammar.is_match(ok), "{ok}");
         }
-        for bad in ["https://h/#a#b", "https://h/%zz", "https://u:p@h/", "ftp://h/", "https://h/a b", "https://h/{x}"] {
+        for bad in [
+            "https://h/#a#b",
+            "https://h/%zz",
+            "https://u:p@h/",
+            "ftp://h/",
+            "https://h/a b",
+            "https://h/{x}",
+            "http://h:65536/",
+        ] {
             assert!(!grammar.is_match(bad), "{bad}");
         }
     }
