@@ -46,6 +46,7 @@ http=$(grep -o "listening http=[0-9.:]*" "$log" | head -1 | cut -d= -f2)
 [ -n "$http" ] || { cat "$log"; echo "sail serve did not start"; exit 1; }
 base="http://$http/api/v1"
 
+set +e
 PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}" SCHEMATHESIS_HOOKS=schemathesis_hooks \
 st run "$base/openapi.json" \
   --url "$base" \
@@ -54,4 +55,14 @@ st run "$base/openapi.json" \
   --max-examples "$max_examples" \
   --seed 20261123 \
   --suppress-health-check all \
-  --report junit --report-dir "$work/report"
+  --report junit --report-dir "$work/report" | tee "$work/st.out"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || exit "$status"
+# The run must be large enough to mean something.
+generated=$(grep -Eo '[0-9]+ generated' "$work/st.out" | tail -1 | cut -d' ' -f1)
+if [ -z "$generated" ] || [ "$generated" -lt "${SAIL_SCHEMATHESIS_MIN_CASES:-1000}" ]; then
+  echo "schemathesis generated ${generated:-no} test cases; at least ${SAIL_SCHEMATHESIS_MIN_CASES:-1000} are required"
+  exit 1
+fi
+echo "schemathesis: $generated test cases, all checks passed"
