@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use core_grpc::engine::{Engine, Purchase};
+use sail_engine::{Engine, Purchase};
 
 #[derive(serde::Deserialize)]
 struct Labelled {

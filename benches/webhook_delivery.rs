@@ -73,10 +73,9 @@ async fn main() {
     assert_eq!(created.status, 201, "{}", created.body);
     let started = Instant::now();
     {
-        use sea_orm::TransactionTrait;
-        let txn = app.db.begin().await.unwrap();
+        let txn = core_grpc::db::begin_write(&app.db).await.unwrap();
         for i in 0..events {
-            core_grpc::events::record(&txn, &partner, "transactions.ingested", json!({"n": i})).await.unwrap();
+            core_grpc::outbox::record(&txn, &partner, "transactions.ingested", json!({"n": i})).await.unwrap();
         }
         txn.commit().await.unwrap();
     }

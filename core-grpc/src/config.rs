@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+/// How long one webhook delivery attempt may take (decisions §6).
+pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// What a running core needs to know beyond its database.
 #[derive(Debug, Clone)]
 pub struct CoreConfig {

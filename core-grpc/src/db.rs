@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -60,11 +61,24 @@ fn sqlite_writer_queue(db: &DatabaseConnection) -> Option<Arc<tokio::sync::Mutex
 pub struct WriteTxn {
     txn: DatabaseTransaction,
     _turn: Option<OwnedMutexGuard<()>>,
+    /// Set when the transaction enqueued work; workers wake on commit.
+    enqueued: AtomicBool,
 }
 
 impl WriteTxn {
+    /// Commits; if work was enqueued in the transaction, wakes the workers
+    /// (only now can they see it).
     pub async fn commit(self) -> Result<(), DbErr> {
-        self.txn.commit().await
+        self.txn.commit().await?;
+        if self.enqueued.load(Ordering::Relaxed) {
+            crate::signal::work_enqueued();
+        }
+        Ok(())
+    }
+
+    /// Records that this transaction enqueued work for the workers.
+    pub fn wake_workers_on_commit(&self) {
+        self.enqueued.store(true, Ordering::Relaxed);
     }
 }
 
@@ -91,5 +105,5 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
             ..Default::default()
         })
         .await?;
-    Ok(WriteTxn { txn, _turn: turn })
+    Ok(WriteTxn { txn, _turn: turn, enqueued: AtomicBool::new(false) })
 }

@@ -1,17 +1,12 @@
-//! The partner's event log. Events are written with the connection that
-//! made the change they announce, together with their webhook deliveries
-//! (the outbox), so an event exists, and will be delivered, exactly when its
-//! change committed.
+//! The partner's event log, read side: the event types, and listing and
+//! reading events with their delivery history. Events are written by
+//! `outbox`.
 
 use entities::{event, webhook_attempt, webhook_delivery};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use crate::domain::{IdKind, Page, new_id, parse_id, time};
+use crate::domain::{IdKind, Page, parse_id};
 use crate::error::CoreError;
-use crate::webhooks::delivery;
 
 /// Event types.
 pub mod kind {
@@ -25,25 +20,6 @@ pub mod kind {
     pub const EXPENSE_READJUDICATED: &str = "expense.readjudicated";
     /// Every type, for validating subscriptions.
     pub const ALL: [&str; 4] = [TRANSACTIONS_INGESTED, CONNECTION_ERROR, CONNECTION_RECOVERED, EXPENSE_READJUDICATED];
-}
-
-/// Records an event of `kind` with `data` for a partner, and its deliveries.
-pub async fn record(
-    db: &impl ConnectionTrait,
-    partner_id: &str,
-    kind: &str,
-    data: serde_json::Value,
-) -> Result<event::Model, CoreError> {
-    let model = event::ActiveModel {
-        id: Set(new_id(IdKind::Event)),
-        partner_id: Set(partner_id.to_string()),
-        r#type: Set(kind.to_string()),
-        data: Set(data.to_string()),
-        created_at: Set(time::now()),
-    };
-    let recorded = model.insert(db).await?;
-    delivery::enqueue_for_event(db, &recorded).await?;
-    Ok(recorded)
 }
 
 /// A page of the partner's events, newest first, and the total.

@@ -12,9 +12,9 @@ use sea_orm::{
 
 use crate::connections::{self, Product};
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
-use crate::engine::{Adjudication, Engine, Item, Outcome, Purchase};
 use crate::error::CoreError;
 use crate::users;
+use sail_engine::{Adjudication, Engine, Item, Outcome, Purchase};
 
 /// Expense states (decisions §7).
 pub mod status {

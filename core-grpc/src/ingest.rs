@@ -15,11 +15,12 @@ use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySe
 use crate::connections::{self, ConnectionType, status as connection_status};
 use crate::db::begin_write;
 use crate::domain::money;
-use crate::engine::Engine;
 use crate::error::CoreError;
 use crate::events;
 use crate::expenses::{self, NewTransaction, OnRepeat, parse_date};
 use crate::jobs::{self, JobKind, NewJob};
+use crate::outbox;
+use sail_engine::Engine;
 
 /// At most this many transactions per push (spec §8).
 pub const MAX_BATCH: usize = 500;
@@ -184,7 +185,7 @@ pub async fn ingest(
     // The batch is durable once this single insert commits: the 202 can go.
     let txn = begin_write(db).await?;
     let queued = jobs::enqueue(
-        &*txn,
+        &txn,
         NewJob {
             partner_id,
             kind: JobKind::IngestTransactions,
@@ -229,8 +230,8 @@ pub async fn run_ingest_jobs(
     let txn = begin_write(db).await?;
     for (job, adjudicated) in prepared {
         let counts = expenses::write_adjudicated(&*txn, adjudicated).await?;
-        events::record(
-            &*txn,
+        outbox::record(
+            &txn,
             &job.partner_id,
             events::kind::TRANSACTIONS_INGESTED,
             serde_json::json!({

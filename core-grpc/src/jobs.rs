@@ -10,7 +10,7 @@ use std::time::Duration;
 use entities::job;
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
-use crate::db::begin_write;
+use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 use crate::lease::{self, ClaimSpec};
@@ -64,7 +64,9 @@ pub struct NewJob<'a> {
     pub payload: Option<String>,
 }
 
-pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::Model, CoreError> {
+/// Enqueues a job in the caller's write transaction; the workers wake when
+/// it commits.
+pub async fn enqueue(txn: &WriteTxn, new: NewJob<'_>) -> Result<job::Model, CoreError> {
     let model = job::ActiveModel {
         id: Set(new_id(IdKind::Job)),
         partner_id: Set(new.partner_id.to_string()),
@@ -83,7 +85,9 @@ pub async fn enqueue(db: &impl ConnectionTrait, new: NewJob<'_>) -> Result<job::
         started_at: Set(None),
         completed_at: Set(None),
     };
-    Ok(model.insert(db).await?)
+    let queued = model.insert(&**txn).await?;
+    txn.wake_workers_on_commit();
+    Ok(queued)
 }
 
 /// Runnable jobs: queued, or processing under an expired lease.

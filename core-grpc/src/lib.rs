@@ -2,10 +2,18 @@
 //! in `proto/`, keeps each partner's data invisible to every other partner,
 //! validates input, and holds all business logic over the sea-orm entities.
 //!
-//! Layout: `domain` holds parsed value types; the business modules (`users`,
-//! `directory`, `admin`) are transport-free functions over
-//! `&impl ConnectionTrait`; `grpc` adapts them to the generated services;
-//! `auth` is the request path every call passes through; `server::run` serves.
+//! Layout, lowest first (modules import downwards only; the
+//! `module_graph` test keeps it so): `domain` holds parsed value types;
+//! `db`, `lease`, `signal` and `config` are plumbing; `state::Core` is what
+//! handlers and workers share; `events` reads and `outbox` writes the event
+//! log; the business modules (`users`, `connections`, `ingest`, `expenses`,
+//! `sandbox`, `webhooks`…) are transport-free functions that own their
+//! transactions; `worker` is the one claim-and-lease loop that `job_worker`
+//! and `webhooks::delivery` plug into; `grpc` adapts the business modules
+//! to the generated services; `auth` is the request path every call passes
+//! through; `server::run`, imported by nobody, composes it all. The
+//! adjudication engine is its own crate, `sail-engine`. See
+//! `docs/architecture.md`.
 
 pub mod accounts;
 pub mod admin;
@@ -15,7 +23,6 @@ pub mod connections;
 pub mod db;
 pub mod directory;
 pub mod domain;
-pub mod engine;
 pub mod error;
 pub mod events;
 pub mod expenses;
@@ -23,15 +30,19 @@ pub mod fuzzy;
 pub mod grpc;
 pub mod idempotency;
 pub mod ingest;
+pub mod job_worker;
 pub mod jobs;
 pub mod lease;
-pub mod reference;
+pub mod outbox;
 pub mod sandbox;
 pub mod server;
+pub mod signal;
+pub mod state;
 pub mod users;
 pub mod webhooks;
 pub mod worker;
 
 pub use config::CoreConfig;
 pub use error::CoreError;
-pub use server::{Core, run};
+pub use server::run;
+pub use state::{Core, StartError};

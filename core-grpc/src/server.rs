@@ -3,80 +3,30 @@
 //! before 1.8.8 can list services without .proto files), and the background
 //! workers that run jobs.
 
-use std::sync::Arc;
-
 use sail_api::pb::{
     accounts_server::AccountsServer, administrators_server::AdministratorsServer, api_health_server::ApiHealthServer,
     connections_server::ConnectionsServer, expenses_server::ExpensesServer, jobs_server::JobsServer,
     merchants_server::MerchantsServer, sandbox_server::SandboxServer, transactions_server::TransactionsServer,
     users_server::UsersServer,
 };
-use sea_orm::DatabaseConnection;
 use tokio::net::TcpListener;
-use tokio::sync::{Notify, watch};
+use tokio::sync::watch;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower_http::auth::AsyncRequireAuthorizationLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::auth::{Authenticator, RateLimits};
-use crate::config::CoreConfig;
-use crate::engine::{Engine, EngineError};
+use crate::auth::Authenticator;
 use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
     sandbox::SandboxService, transactions::TransactionsService, users::UsersService,
 };
+use crate::job_worker::Jobs;
+use crate::state::Core;
+use crate::webhooks::delivery::Deliveries;
 use crate::worker;
 use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::WebhookEndpointsServer};
-
-/// Everything a running core shares between requests and workers.
-#[derive(Clone)]
-pub struct Core {
-    pub db: DatabaseConnection,
-    pub config: Arc<CoreConfig>,
-    pub limits: Arc<RateLimits>,
-    /// Wakes this process's workers when it enqueues a job.
-    pub work: Arc<Notify>,
-    /// The adjudication engine over the merchant directory.
-    pub engine: Arc<Engine>,
-    /// The HTTP client webhook deliveries go out through.
-    pub http: reqwest::Client,
-}
-
-impl Core {
-    /// A core over `db`. The engine's directory is the seeded one
-    /// (`data/merchants.csv`), whose ids are deterministic, so `merchant.id`
-    /// on an expense is the id `GET /merchants` shows.
-    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
-        let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
-        let engine = Arc::new(Engine::seeded()?);
-        // reqwest is built without a TLS provider of its own (one crypto
-        // library, ring, for the whole binary): install it once.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .timeout(crate::webhooks::delivery::ATTEMPT_TIMEOUT)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
-            .build()?;
-        Ok(Core { db, config: Arc::new(config), limits, work: Arc::new(Notify::new()), engine, http })
-    }
-
-    /// Tells the workers that a job is waiting.
-    pub fn wake_workers(&self) {
-        self.work.notify_waiters();
-        self.work.notify_one();
-    }
-}
-
-/// Why a core could not be built.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error("adjudication engine: {0}")]
-    Engine(#[from] EngineError),
-    #[error("webhook HTTP client: {0}")]
-    Http(#[from] reqwest::Error),
-}
 
 /// Errors that stop the server itself.
 #[derive(Debug, thiserror::Error)]
@@ -115,9 +65,9 @@ pub async fn run(
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut workers: Vec<_> =
-        (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), stop_rx.clone()))).collect();
+        (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), Jobs, stop_rx.clone()))).collect();
     if core.config.workers > 0 {
-        workers.push(tokio::spawn(crate::webhooks::delivery::run(core.clone(), stop_rx.clone())));
+        workers.push(tokio::spawn(worker::run(core.clone(), Deliveries, stop_rx.clone())));
     }
 
     let trace = TraceLayer::new_for_grpc().make_span_with(|request: &http::Request<_>| {

@@ -1,100 +1,55 @@
-//! Background workers: claim jobs from the database and run them until
-//! shutdown. A job in hand when shutdown comes is finished first.
+//! The one claim-and-lease loop behind every kind of background work: a
+//! worker claims a batch of due rows under a lease (`lease`), processes it,
+//! and when there is nothing to claim waits for the process's work signal
+//! (`signal`), its poll interval, or shutdown. Ingestion and sync jobs
+//! (`job_worker`) and webhook deliveries (`webhooks::delivery`) plug in by
+//! implementing [`LeasedWork`]. A batch in hand when shutdown comes is
+//! finished first.
 
+use std::future::Future;
 use std::time::Duration;
 
-use entities::job;
 use tokio::sync::watch;
-use tracing::Instrument;
 
-use crate::jobs::{self, JobKind};
-use crate::server::Core;
-use crate::{ingest, sandbox};
+use crate::error::CoreError;
+use crate::signal;
+use crate::state::Core;
 
-/// How often an idle worker looks for work enqueued by another process.
-pub const POLL_INTERVAL: Duration = Duration::from_millis(250);
+/// A kind of background work claimed from the database under a lease.
+pub trait LeasedWork: Send + Sync + 'static {
+    /// What one claim hands over.
+    type Item: Send + 'static;
+    /// For the logs.
+    const NAME: &'static str;
+    /// How often an idle worker looks for work another process enqueued.
+    const POLL_INTERVAL: Duration;
 
-/// Jobs a worker claims at once: ingestion jobs claimed together commit
-/// together, which spares SQLite's single writer a claim and a commit per job.
-pub const CLAIM_BATCH: u64 = 4;
+    /// Claims the next due batch (empty when nothing is due).
+    fn claim(&self, core: &Core) -> impl Future<Output = Result<Vec<Self::Item>, CoreError>> + Send;
 
-/// Runs one worker until `stop` turns true.
-pub async fn run(core: Core, mut stop: watch::Receiver<bool>) {
+    /// Does the work and records its outcome; failures are the work's own
+    /// to record (a lost lease hands the rows to another worker).
+    fn process(&self, core: &Core, claimed: Vec<Self::Item>) -> impl Future<Output = ()> + Send;
+}
+
+/// Runs one worker of `work` until `stop` turns true.
+pub async fn run<W: LeasedWork>(core: Core, work: W, mut stop: watch::Receiver<bool>) {
     loop {
         if *stop.borrow() {
             break;
         }
-        match jobs::claim(&core.db, core.config.job_lease, CLAIM_BATCH).await {
+        match work.claim(&core).await {
             Ok(claimed) if !claimed.is_empty() => {
-                process(&core, claimed).await;
+                work.process(&core, claimed).await;
                 continue;
             }
             Ok(_) => {}
-            Err(err) => tracing::error!(error = %err, "claiming jobs failed"),
+            Err(err) => tracing::error!(work = W::NAME, error = %err, "claiming failed"),
         }
         tokio::select! {
             _ = stop.changed() => {}
-            _ = core.work.notified() => {}
-            _ = tokio::time::sleep(POLL_INTERVAL) => {}
-        }
-    }
-}
-
-async fn process(core: &Core, claimed: Vec<job::Model>) {
-    let (ingest, other): (Vec<job::Model>, Vec<job::Model>) =
-        claimed.into_iter().partition(|j| JobKind::parse(&j.kind) == Some(JobKind::IngestTransactions));
-    if ingest.len() > 1 {
-        match ingest::run_ingest_jobs(&core.db, &core.engine, &ingest).await {
-            Ok(()) => {
-                // Their events are committed: let the delivery worker go.
-                core.wake_workers();
-                for job in &ingest {
-                    tracing::info!(id = %job.id, kind = %job.kind, attempt = job.attempts, "job completed");
-                }
-            }
-            // One bad job must not hold the others back: run each alone.
-            Err(err) => {
-                tracing::warn!(error = %err, "a group of ingestion jobs failed; running them one by one");
-                for job in ingest {
-                    run_one(core, job).await;
-                }
-            }
-        }
-    } else {
-        for job in ingest {
-            run_one(core, job).await;
-        }
-    }
-    for job in other {
-        run_one(core, job).await;
-    }
-}
-
-async fn run_one(core: &Core, claimed: job::Model) {
-    // A span entered with `enter()` must not live across an await (the
-    // subscriber's span registry panics); instrument the future instead.
-    let span = tracing::info_span!("job", id = %claimed.id, kind = %claimed.kind, attempt = claimed.attempts);
-    run_one_in_span(core, claimed).instrument(span).await
-}
-
-async fn run_one_in_span(core: &Core, claimed: job::Model) {
-    let result = match JobKind::parse(&claimed.kind) {
-        Some(JobKind::SyncConnection) => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
-        Some(JobKind::IngestTransactions) => {
-            ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await
-        }
-        None => Err(crate::CoreError::Internal(format!("unknown job kind {}", claimed.kind))),
-    };
-    match result {
-        Ok(()) => {
-            core.wake_workers();
-            tracing::info!("job completed");
-        }
-        Err(err) => {
-            tracing::error!(error = %err, "job failed");
-            if let Err(err) = jobs::record_failure(&core.db, &claimed, &err.to_string()).await {
-                tracing::error!(error = %err, "recording the failure failed; the lease will expire");
-            }
+            _ = signal::work_arrived() => {}
+            _ = tokio::time::sleep(W::POLL_INTERVAL) => {}
         }
     }
 }

@@ -1,87 +1,25 @@
-//! The merchant and administrator directories, loaded from the reference data
-//! in `data/merchants.csv` and `data/administrators.csv` (verbatim copies of
-//! `../shared/data/`, see `data/PROVENANCE.md`).
-//!
-//! Directory ids are deterministic: a UUIDv7 whose timestamp is fixed and whose
-//! random bits come from a hash of the name, so `mer_…` and `adm_…` ids are the
-//! same in every database and partners may keep them.
+//! Seeding the merchant and administrator directories into the database from
+//! the reference data, which `sail_engine::reference` reads for everyone
+//! (ids included: deterministic, so partners may keep them).
 
+use sail_engine::reference::{self, ReferenceError};
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::sea_orm::ConnectionTrait;
-use sha2::{Digest, Sha256};
 
-/// The merchants CSV, as checked in.
-pub const MERCHANTS_CSV: &str = include_str!("../../data/merchants.csv");
-/// The administrators CSV, as checked in.
-pub const ADMINISTRATORS_CSV: &str = include_str!("../../data/administrators.csv");
+pub use sail_engine::reference::{AdministratorSeed, MerchantSeed, directory_id};
 
-/// 2025-01-01T00:00:00Z, the timestamp part of every directory id.
-const DIRECTORY_EPOCH_MS: u64 = 1_735_689_600_000;
-
-/// A stable `prefix` + UUIDv7 id for a directory entry named `name`.
-pub fn directory_id(prefix: &str, name: &str) -> String {
-    let digest = Sha256::digest(format!("{prefix}{name}").as_bytes());
-    let mut random = [0u8; 10];
-    random.copy_from_slice(&digest[..10]);
-    let uuid = uuid::Builder::from_unix_timestamp_millis(DIRECTORY_EPOCH_MS, &random).into_uuid();
-    format!("{prefix}{}", uuid.simple())
+fn loaded<T>(rows: Result<Vec<T>, ReferenceError>) -> Result<Vec<T>, DbErr> {
+    rows.map_err(|err| DbErr::Custom(err.to_string()))
 }
 
-/// One merchant row of the directory.
-#[derive(Debug, Clone, serde::Deserialize)]
-pub struct MerchantSeed {
-    pub name: String,
-    pub main_url: String,
-    /// `yes` | `no` | `unknown`.
-    pub iias_certified: String,
-    pub typical_outcome: String,
-    pub notes: String,
-}
-
-impl MerchantSeed {
-    pub fn id(&self) -> String {
-        directory_id("mer_", &self.name)
-    }
-
-    /// A store that runs an IIAS (certified inventory approval at checkout)
-    /// marks eligible items per line, so its store connection can supply
-    /// item-level purchase data.
-    pub fn item_level_receipts(&self) -> bool {
-        self.iias_certified == "yes"
-    }
-}
-
-/// One administrator row of the directory.
-#[derive(Debug, Clone, serde::Deserialize)]
-pub struct AdministratorSeed {
-    pub name: String,
-    pub main_url: String,
-    /// `|`-separated: `hsa`, `fsa`, `hra`.
-    pub account_types: String,
-    pub notes: String,
-}
-
-impl AdministratorSeed {
-    pub fn id(&self) -> String {
-        directory_id("adm_", &self.name)
-    }
-}
-
-fn parse<T: serde::de::DeserializeOwned>(csv_text: &str) -> Result<Vec<T>, DbErr> {
-    csv::Reader::from_reader(csv_text.as_bytes())
-        .deserialize()
-        .collect::<Result<Vec<T>, _>>()
-        .map_err(|err| DbErr::Custom(format!("reference data does not parse: {err}")))
-}
-
-/// The merchant directory as checked in.
+/// The merchant directory as checked in (read by `sail_engine::reference`).
 pub fn merchants() -> Result<Vec<MerchantSeed>, DbErr> {
-    parse(MERCHANTS_CSV)
+    loaded(reference::merchants())
 }
 
 /// The administrator directory as checked in.
 pub fn administrators() -> Result<Vec<AdministratorSeed>, DbErr> {
-    parse(ADMINISTRATORS_CSV)
+    loaded(reference::administrators())
 }
 
 /// Inserts or refreshes every directory row; rows are never deleted, so ids a

@@ -7,7 +7,7 @@ use crate::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_acc
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::grpc::accept;
-use crate::server::Core;
+use crate::state::Core;
 
 pub struct AccountsService {
     pub core: Core,

@@ -8,7 +8,7 @@ use crate::connections::{self, NewExternalConnection};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::server::Core;
+use crate::state::Core;
 
 pub struct ConnectionsService {
     pub core: Core,

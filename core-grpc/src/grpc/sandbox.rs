@@ -8,7 +8,7 @@ use crate::grpc::accept;
 use crate::grpc::connections::render_one;
 use crate::idempotency;
 use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
-use crate::server::Core;
+use crate::state::Core;
 
 pub struct SandboxService {
     pub core: Core,
@@ -41,7 +41,6 @@ impl Sandbox for SandboxService {
             let username = SandboxUser::parse(req.username.as_deref())?;
             let link = LinkRequest { kind, provider_id: req.provider_id.clone(), username };
             let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
-            self.core.wake_workers();
             render_one(&self.core, linked).await
         })
         .await?;

@@ -11,7 +11,7 @@ use crate::grpc::accept;
 use crate::idempotency;
 use crate::ingest::{self, RawTransaction};
 use crate::jobs::{self, JobKind};
-use crate::server::Core;
+use crate::state::Core;
 
 pub struct TransactionsService {
     pub core: Core,
@@ -98,7 +98,6 @@ impl Transactions for TransactionsService {
             let batch = ingest::parse_batch(raw, time::now().date_naive())?;
             let queued =
                 ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
-            self.core.wake_workers();
             Ok(pb::PushTransactionsResponse {
                 status: queued.status,
                 job_id: queued.id,

@@ -9,8 +9,9 @@ use crate::domain::{Page, time};
 use crate::events;
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::server::Core;
-use crate::webhooks::{self, delivery};
+use crate::outbox;
+use crate::state::Core;
+use crate::webhooks;
 
 pub struct WebhooksService {
     pub core: Core,
@@ -46,7 +47,7 @@ async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, cra
         .into_iter()
         .map(|d| pb::EventDelivery {
             endpoint_id: d.endpoint_id,
-            next_attempt_at: (d.status == delivery::status::PENDING).then(|| at(d.next_attempt_at_ms)).flatten(),
+            next_attempt_at: (d.status == outbox::delivery_status::PENDING).then(|| at(d.next_attempt_at_ms)).flatten(),
             status: d.status,
             attempts: i64::from(d.attempts),
             delivered_at: d.delivered_at.as_ref().map(time::rfc3339),
@@ -145,11 +146,7 @@ impl Events for WebhooksService {
         let req = request.into_inner();
         let method = "/sail.v1.Events/RedeliverEvent";
         let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
-            let found = events::get_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
-            let txn = begin_write(&self.core.db).await?;
-            delivery::redeliver(&*txn, &found).await?;
-            txn.commit().await?;
-            self.core.wake_workers();
+            let found = outbox::redeliver_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
             event_detail(&self.core, found).await
         })
         .await?;

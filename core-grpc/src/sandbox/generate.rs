@@ -7,8 +7,21 @@ use rand::{Rng, SeedableRng, seq::SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
 
+use std::sync::LazyLock;
+
+use sail_engine::reference::{self, DescriptorRow, ReferenceError};
+
 use crate::accounts::StoredHolding;
-use crate::reference::DESCRIPTORS;
+
+/// The reference card descriptors card histories are drawn from. Checked
+/// once at start-up by [`load_reference`], so this never reads as empty.
+static DESCRIPTORS: LazyLock<Vec<DescriptorRow>> = LazyLock::new(|| reference::descriptors().unwrap_or_default());
+
+/// Loads the sandbox's reference data, failing loudly when it does not parse
+/// (the core refuses to start).
+pub fn load_reference() -> Result<(), ReferenceError> {
+    reference::descriptors().map(|_| ())
+}
 
 /// A seeded generator for one (user, provider, kind).
 pub fn rng_for(seed: &str) -> ChaCha8Rng {
@@ -456,6 +469,32 @@ mod tests {
                 purchase.amount_minor,
                 purchase.items.as_ref().unwrap().iter().map(|i| i.amount_minor).sum::<i64>()
             );
+        }
+    }
+
+    #[test]
+    fn every_sandbox_catalogue_line_is_classified_as_its_catalogue_says() {
+        let engine = sail_engine::Engine::seeded().unwrap();
+        for purchase in
+            store_purchases("seed", "CVS Pharmacy", false, chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap())
+                .into_iter()
+                .chain(store_purchases(
+                    "seed",
+                    "Warby Parker",
+                    false,
+                    chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap(),
+                ))
+        {
+            for item in purchase.items.unwrap() {
+                let expected = catalogue_eligibility(&item.description).unwrap();
+                let got = engine.classify_item(&item.description).map(|(o, _)| o);
+                assert_eq!(
+                    got,
+                    Some(if expected { sail_engine::Outcome::Eligible } else { sail_engine::Outcome::Ineligible }),
+                    "{}",
+                    item.description
+                );
+            }
         }
     }
 }

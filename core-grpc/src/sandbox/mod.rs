@@ -14,21 +14,22 @@ use sea_orm::{
 };
 
 use crate::connections::{self, ConnectionType, ProviderRef, status};
-use crate::db::begin_write;
+use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
-use crate::engine::Engine;
 use crate::error::CoreError;
 use crate::events;
 use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
+use crate::outbox;
 use crate::users;
+use sail_engine::Engine;
 
 /// The sandbox card issuers (there is no real issuer to reach from here).
 pub const CARD_ISSUERS: [&str; 3] = ["Harbor Bank", "Lighthouse Credit Union", "Keel Card Services"];
 
 /// The stable `fin_` id of a sandbox card issuer.
 pub fn card_issuer_id(name: &str) -> String {
-    migration::seed::directory_id("fin_", name)
+    sail_engine::reference::directory_id("fin_", name)
 }
 
 /// The sandbox credentials of decisions §8.
@@ -164,7 +165,7 @@ pub async fn link(
     )
     .await?;
     jobs::enqueue(
-        &*txn,
+        &txn,
         NewJob {
             partner_id,
             kind: JobKind::SyncConnection,
@@ -192,7 +193,7 @@ pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &jo
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
         Some(found) if found.status == status::DISCONNECTED => 0,
-        Some(found) => sync_connection(&*txn, engine, found, &claimed.id).await?,
+        Some(found) => sync_connection(&txn, engine, found, &claimed.id).await?,
     };
     jobs::complete(&*txn, claimed, processed).await?;
     txn.commit().await?;
@@ -201,7 +202,7 @@ pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &jo
 
 /// Fills one connection from its sandbox provider; returns the records made.
 async fn sync_connection(
-    db: &impl ConnectionTrait,
+    txn: &WriteTxn,
     engine: &Engine,
     found: connection::Model,
     job_id: &str,
@@ -216,9 +217,9 @@ async fn sync_connection(
         ));
         errored.error_recoverable = Set(Some(true));
         errored.updated_at = Set(now);
-        let errored = errored.update(db).await?;
-        events::record(
-            db,
+        let errored = errored.update(&**txn).await?;
+        outbox::record(
+            txn,
             &errored.partner_id,
             events::kind::CONNECTION_ERROR,
             serde_json::json!({
@@ -236,7 +237,7 @@ async fn sync_connection(
         return Ok(0);
     }
 
-    let owner = users::user_by_id(db, &found.user_id).await?;
+    let owner = users::user_by_id(&**txn, &found.user_id).await?;
     let kind =
         ConnectionType::parse(&found.r#type).ok_or_else(|| CoreError::Internal(format!("bad type on {}", found.id)))?;
     let provider_id = found.provider_id.clone().unwrap_or_default();
@@ -246,27 +247,27 @@ async fn sync_connection(
     let made = match kind {
         ConnectionType::BenefitAccount => {
             let admin = administrator::Entity::find_by_id(provider_id.as_str())
-                .one(db)
+                .one(&**txn)
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("administrator {provider_id} vanished")))?;
             let generated = generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
             let count = generated.len() as i32;
             for account in generated {
-                store_account(db, &found, account, now).await?;
+                store_account(&**txn, &found, account, now).await?;
             }
             count
         }
         ConnectionType::Card => {
             let purchases = generate::card_purchases(&seed, linked_on);
-            store_purchases(db, engine, &found, job_id, purchases).await?
+            store_purchases(&**txn, engine, &found, job_id, purchases).await?
         }
         ConnectionType::Store => {
             let store = merchant::Entity::find_by_id(provider_id.as_str())
-                .one(db)
+                .one(&**txn)
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("merchant {provider_id} vanished")))?;
             let purchases = generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
-            store_purchases(db, engine, &found, job_id, purchases).await?
+            store_purchases(&**txn, engine, &found, job_id, purchases).await?
         }
         ConnectionType::External => 0,
     };
@@ -278,7 +279,7 @@ async fn sync_connection(
     synced.error_recoverable = Set(None);
     synced.last_sync_at = Set(Some(now));
     synced.updated_at = Set(now);
-    synced.update(db).await?;
+    synced.update(&**txn).await?;
     Ok(made)
 }
 

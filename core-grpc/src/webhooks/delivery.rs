@@ -1,8 +1,7 @@
-//! Delivering events to endpoints: the outbox rows written with each event,
-//! the delivery worker that claims due rows under a lease (shared with jobs,
-//! see `lease`), signs and POSTs the event, records every attempt, and
-//! reschedules failures with exponential backoff and jitter until the
-//! configured maximum age.
+//! Delivering events to endpoints: the outbox rows (`outbox`) are claimed
+//! under a lease by the generic worker loop (`worker`), each event signed and
+//! POSTed, every attempt recorded, and failures rescheduled with exponential
+//! backoff and jitter until the configured maximum age.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -10,35 +9,23 @@ use std::time::{Duration, Instant};
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
 use rand::Rng;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
-use tokio::sync::watch;
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
-use super::{UrlCheck, check_url, signature, status as endpoint_status, subscribes};
+use super::{ATTEMPT_TIMEOUT, UrlCheck, check_url, signature};
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 use crate::lease::{self, ClaimSpec};
-use crate::server::Core;
+use crate::outbox::{delivery_status as status, endpoint_status};
+use crate::state::Core;
+use crate::worker::LeasedWork;
 
-/// Delivery states.
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const DELIVERED: &str = "delivered";
-    pub const FAILED: &str = "failed";
-    /// The endpoint was deleted before the delivery landed.
-    pub const CANCELLED: &str = "cancelled";
-}
-
-/// How long one attempt may take (decisions §6).
-pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest wait between attempts.
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
 /// A worker's hold on a delivery: longer than an attempt can take.
 const LEASE: Duration = Duration::from_secs(60);
 /// Deliveries a worker claims and sends at once.
 const CLAIM_BATCH: u64 = 64;
-/// How often an idle delivery worker looks for due deliveries.
-const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     table: "webhook_deliveries",
@@ -46,90 +33,6 @@ const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     runnable: "status = 'pending' AND next_attempt_at_ms <= $2 AND (lease_until_ms IS NULL OR lease_until_ms < $2)",
     order: "next_attempt_at_ms, id",
 };
-
-/// A due, pending delivery of `event` to `endpoint`.
-fn new_delivery(
-    event: &event::Model,
-    endpoint: &webhook_endpoint::Model,
-    now: chrono::DateTime<chrono::Utc>,
-) -> webhook_delivery::ActiveModel {
-    webhook_delivery::ActiveModel {
-        id: Set(new_id(IdKind::Delivery)),
-        partner_id: Set(event.partner_id.clone()),
-        event_id: Set(event.id.clone()),
-        endpoint_id: Set(endpoint.id.clone()),
-        status: Set(status::PENDING.to_string()),
-        attempts: Set(0),
-        next_attempt_at_ms: Set(now.timestamp_millis()),
-        lease_until_ms: Set(None),
-        created_at: Set(now),
-        delivered_at: Set(None),
-    }
-}
-
-/// Writes a delivery of `event` to each of its partner's endpoints that
-/// subscribe to its type, with the caller's connection (the outbox).
-pub async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
-    let endpoints = webhook_endpoint::Entity::find()
-        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
-        .all(db)
-        .await?;
-    let now = time::now();
-    let rows: Vec<webhook_delivery::ActiveModel> = endpoints
-        .iter()
-        .filter(|endpoint| subscribes(endpoint, &event.r#type))
-        .map(|endpoint| new_delivery(event, endpoint, now))
-        .collect();
-    let count = rows.len();
-    if count > 0 {
-        webhook_delivery::Entity::insert_many(rows).exec_without_returning(db).await?;
-    }
-    Ok(count)
-}
-
-/// Sends `event` again, now, to its partner's subscribed endpoints.
-pub async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
-    let endpoints = webhook_endpoint::Entity::find()
-        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
-        .all(db)
-        .await?;
-    let now = time::now();
-    let mut count = 0;
-    for endpoint in endpoints.iter().filter(|e| subscribes(e, &event.r#type)) {
-        let existing = webhook_delivery::Entity::find()
-            .filter(webhook_delivery::Column::EventId.eq(&event.id))
-            .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
-            .one(db)
-            .await?;
-        match existing {
-            Some(found) => {
-                let mut again: webhook_delivery::ActiveModel = found.into();
-                again.status = Set(status::PENDING.to_string());
-                again.next_attempt_at_ms = Set(now.timestamp_millis());
-                again.lease_until_ms = Set(None);
-                again.update(db).await?;
-            }
-            None => {
-                new_delivery(event, endpoint, now).insert(db).await?;
-            }
-        }
-        count += 1;
-    }
-    Ok(count)
-}
-
-/// Stops every pending delivery to a deleted endpoint.
-pub async fn cancel_for_endpoint(db: &impl ConnectionTrait, endpoint_id: &str) -> Result<(), CoreError> {
-    webhook_delivery::Entity::update_many()
-        .col_expr(webhook_delivery::Column::Status, Expr::value(status::CANCELLED))
-        .filter(webhook_delivery::Column::EndpointId.eq(endpoint_id))
-        .filter(webhook_delivery::Column::Status.eq(status::PENDING))
-        .exec(db)
-        .await?;
-    Ok(())
-}
 
 /// The wait before attempt `attempt + 1`, after `attempt` failed ones:
 /// `base · 2^(attempt-1)`, capped at an hour, with equal jitter (between half
@@ -335,27 +238,22 @@ async fn close(db: &DatabaseConnection, claimed: &webhook_delivery::Model, state
     Ok(())
 }
 
-/// Runs a delivery worker until `stop` turns true; deliveries in flight
-/// finish first.
-pub async fn run(core: Core, mut stop: watch::Receiver<bool>) {
-    loop {
-        if *stop.borrow() {
-            break;
-        }
-        match lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, CLAIM_BATCH).await {
-            Ok(claimed) if !claimed.is_empty() => {
-                if let Err(err) = deliver_batch(&core, claimed).await {
-                    tracing::error!(error = %err, "recording webhook deliveries failed; their leases will expire");
-                }
-                continue;
-            }
-            Ok(_) => {}
-            Err(err) => tracing::error!(error = %err, "claiming webhook deliveries failed"),
-        }
-        tokio::select! {
-            _ = stop.changed() => {}
-            _ = core.work.notified() => {}
-            _ = tokio::time::sleep(POLL_INTERVAL) => {}
+/// Webhook deliveries as [`LeasedWork`]: due deliveries claimed in batches,
+/// sent concurrently, recorded together.
+pub struct Deliveries;
+
+impl LeasedWork for Deliveries {
+    type Item = webhook_delivery::Model;
+    const NAME: &'static str = "webhook deliveries";
+    const POLL_INTERVAL: Duration = Duration::from_millis(100);
+
+    async fn claim(&self, core: &Core) -> Result<Vec<webhook_delivery::Model>, CoreError> {
+        lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, CLAIM_BATCH).await
+    }
+
+    async fn process(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) {
+        if let Err(err) = deliver_batch(core, claimed).await {
+            tracing::error!(error = %err, "recording webhook deliveries failed; their leases will expire");
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Webhooks: partners' endpoints, signed deliveries of every event, retried
 //! with backoff until they land (decisions §6). Events reach endpoints
-//! through a transactional outbox: `events::record` writes each delivery in
+//! through a transactional outbox: `outbox::record` writes each delivery in
 //! the transaction that made the change, and delivery workers claim them
-//! under the same lease as jobs.
+//! through the same loop and lease as jobs.
 
 pub mod delivery;
 pub mod signature;
+
+pub use crate::config::WEBHOOK_ATTEMPT_TIMEOUT as ATTEMPT_TIMEOUT;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -18,12 +20,7 @@ use sea_orm::{
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::events::kind;
-
-/// Endpoint states.
-pub mod status {
-    pub const ENABLED: &str = "enabled";
-    pub const DELETED: &str = "deleted";
-}
+use crate::outbox::{self, endpoint_status as status};
 
 /// A new signing secret: `whsec_` + 32 base62 characters.
 pub fn generate_secret() -> String {
@@ -222,13 +219,8 @@ pub async fn delete_endpoint(
     deleted.status = Set(status::DELETED.to_string());
     deleted.deleted_at = Set(Some(time::now()));
     let deleted = deleted.update(db).await?;
-    delivery::cancel_for_endpoint(db, &deleted.id).await?;
+    outbox::cancel_for_endpoint(db, &deleted.id).await?;
     Ok(deleted)
-}
-
-/// Whether an endpoint subscribes to events of `event_type`.
-pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: &str) -> bool {
-    endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type)
 }
 
 #[cfg(test)]

@@ -23,12 +23,14 @@
 //! 13. `unknown`: nothing to go on; a person must look.
 //!
 //! Facts: `data/mcc_medical.csv`, `data/merchants.csv`,
-//! `data/descriptors.csv`, `data/eligibility_categories.csv`.
+//! `data/descriptors.csv`, `data/eligibility_categories.csv`, read by
+//! [`reference`], which fails loudly on a row it cannot read.
 
 pub mod aliases;
 pub mod categories;
 pub mod items;
 pub mod normalize;
+pub mod reference;
 pub mod signals;
 
 use std::collections::HashMap;
@@ -39,7 +41,7 @@ use self::aliases::{ALIASES, AliasTarget};
 use self::items::ITEM_KEYWORDS;
 use self::normalize::{canonical_words, normalize};
 use self::signals::{KEYWORDS, Signal};
-use crate::reference::MCCS;
+use crate::reference::ReferenceError;
 
 /// The three outcomes of adjudication.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -175,6 +177,15 @@ struct MccRule {
 pub enum EngineError {
     #[error("pattern automaton: {0}")]
     Automaton(#[from] aho_corasick::BuildError),
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+    /// A row whose outcome is not one of the three.
+    #[error("{file}: '{value}' is not an outcome (eligible, ineligible, needs_review)")]
+    UnknownOutcome { file: &'static str, value: String },
+}
+
+fn outcome(file: &'static str, value: &str) -> Result<Outcome, EngineError> {
+    Outcome::parse(value).ok_or_else(|| EngineError::UnknownOutcome { file, value: value.to_string() })
 }
 
 /// The adjudication engine for one merchant directory. Build once, share.
@@ -226,13 +237,14 @@ fn directory_aliases(name: &str) -> Vec<String> {
 }
 
 /// The merchant directory as seeded from `data/merchants.csv`: the ids are
-/// deterministic, so they are the ids `GET /merchants` shows.
-pub fn seeded_directory() -> Vec<DirectoryMerchant> {
-    migration::seed::merchants()
-        .unwrap_or_default()
+/// deterministic, so they are the ids `GET /merchants` shows. A row that does
+/// not load is an error, never a merchant left out.
+pub fn seeded_directory() -> Result<Vec<DirectoryMerchant>, EngineError> {
+    reference::merchants()?
         .into_iter()
-        .filter_map(|m| {
-            Some(DirectoryMerchant { id: m.id(), typical_outcome: Outcome::parse(&m.typical_outcome)?, name: m.name })
+        .map(|m| {
+            let typical_outcome = outcome("data/merchants.csv", &m.typical_outcome)?;
+            Ok(DirectoryMerchant { id: m.id(), typical_outcome, name: m.name })
         })
         .collect()
 }
@@ -240,7 +252,7 @@ pub fn seeded_directory() -> Vec<DirectoryMerchant> {
 impl Engine {
     /// The engine over the seeded merchant directory.
     pub fn seeded() -> Result<Engine, EngineError> {
-        Engine::new(seeded_directory())
+        Engine::new(seeded_directory()?)
     }
 
     pub fn new(directory: Vec<DirectoryMerchant>) -> Result<Engine, EngineError> {
@@ -273,15 +285,13 @@ impl Engine {
         let item_patterns: Vec<String> = ITEM_KEYWORDS.iter().map(|(k, ..)| k.to_string()).collect();
         let items = Matcher::new(&item_patterns, ITEM_KEYWORDS.iter().map(|(.., whole)| *whole).collect())?;
 
-        let mccs = MCCS
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    row.mcc.clone(),
-                    MccRule { outcome: Outcome::parse(&row.default_outcome)?, description: row.description.clone() },
-                ))
+        let mccs = reference::mccs()?
+            .into_iter()
+            .map(|row| {
+                let outcome = outcome("data/mcc_medical.csv", &row.default_outcome)?;
+                Ok((row.mcc, MccRule { outcome, description: row.description }))
             })
-            .collect();
+            .collect::<Result<_, EngineError>>()?;
         Ok(Engine { directory, merchants, targets, signals, items, mccs })
     }
 
@@ -295,8 +305,9 @@ impl Engine {
         self.merchants.find(text).max_by_key(|(_, len)| *len).map(|(index, _)| &self.targets[index])
     }
 
-    /// Classifies one item line by its words.
-    fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {
+    /// Classifies one item line by its words (receipt lines, store orders),
+    /// with the category it falls in; None when no item word matches.
+    pub fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {
         let words = canonical_words(description);
         self.items
             .find(&words)

@@ -3,7 +3,7 @@
 //! `scripts/make_evaluation_set.py`): accuracy per outcome and the confusion
 //! matrix, failing below 95% overall.
 
-use core_grpc::engine::{Engine, Outcome, Purchase};
+use sail_engine::{Engine, Outcome, Purchase};
 
 const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
 

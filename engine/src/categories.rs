@@ -49,7 +49,7 @@ pub const CATEGORIES: &[(&str, &str)] = &[
 mod tests {
     #[test]
     fn every_health_category_names_a_row_of_the_reference_data() {
-        let csv_text = include_str!("../../../data/eligibility_categories.csv");
+        let csv_text = include_str!("../../data/eligibility_categories.csv");
         let names: Vec<String> = csv::Reader::from_reader(csv_text.as_bytes())
             .records()
             .map(|r| r.unwrap().get(0).unwrap().to_string())

@@ -1,0 +1,154 @@
+//! The outbox: events are written in the transaction that made the change
+//! they announce, together with one delivery row for each of the partner's
+//! endpoints that subscribes, so an event exists, and will be delivered,
+//! exactly when its change committed. Redelivery and cancellation change the
+//! same rows; `webhooks::delivery` sends them.
+
+use entities::{event, webhook_delivery, webhook_endpoint};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+
+use crate::db::{WriteTxn, begin_write};
+use crate::domain::{IdKind, new_id, time};
+use crate::error::CoreError;
+use crate::events;
+
+/// Webhook endpoint states.
+pub mod endpoint_status {
+    pub const ENABLED: &str = "enabled";
+    pub const DELETED: &str = "deleted";
+}
+
+/// Delivery states.
+pub mod delivery_status {
+    pub const PENDING: &str = "pending";
+    pub const DELIVERED: &str = "delivered";
+    pub const FAILED: &str = "failed";
+    /// The endpoint was deleted before the delivery landed.
+    pub const CANCELLED: &str = "cancelled";
+}
+
+/// Records an event of `kind` with `data` for a partner, and its deliveries.
+pub async fn record(
+    txn: &WriteTxn,
+    partner_id: &str,
+    kind: &str,
+    data: serde_json::Value,
+) -> Result<event::Model, CoreError> {
+    let model = event::ActiveModel {
+        id: Set(new_id(IdKind::Event)),
+        partner_id: Set(partner_id.to_string()),
+        r#type: Set(kind.to_string()),
+        data: Set(data.to_string()),
+        created_at: Set(time::now()),
+    };
+    let recorded = model.insert(&**txn).await?;
+    if enqueue_for_event(&**txn, &recorded).await? > 0 {
+        txn.wake_workers_on_commit();
+    }
+    Ok(recorded)
+}
+
+/// A due, pending delivery of `event` to `endpoint`.
+fn new_delivery(
+    event: &event::Model,
+    endpoint: &webhook_endpoint::Model,
+    now: chrono::DateTime<chrono::Utc>,
+) -> webhook_delivery::ActiveModel {
+    webhook_delivery::ActiveModel {
+        id: Set(new_id(IdKind::Delivery)),
+        partner_id: Set(event.partner_id.clone()),
+        event_id: Set(event.id.clone()),
+        endpoint_id: Set(endpoint.id.clone()),
+        status: Set(delivery_status::PENDING.to_string()),
+        attempts: Set(0),
+        next_attempt_at_ms: Set(now.timestamp_millis()),
+        lease_until_ms: Set(None),
+        created_at: Set(now),
+        delivered_at: Set(None),
+    }
+}
+
+/// Writes a delivery of `event` to each of its partner's endpoints that
+/// subscribe to its type, with the caller's connection.
+async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
+    let endpoints = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .all(db)
+        .await?;
+    let now = time::now();
+    let rows: Vec<webhook_delivery::ActiveModel> = endpoints
+        .iter()
+        .filter(|endpoint| subscribes(endpoint, &event.r#type))
+        .map(|endpoint| new_delivery(event, endpoint, now))
+        .collect();
+    let count = rows.len();
+    if count > 0 {
+        webhook_delivery::Entity::insert_many(rows).exec_without_returning(db).await?;
+    }
+    Ok(count)
+}
+
+/// Sends one of the partner's events again, now, to its subscribed
+/// endpoints, and returns it.
+pub async fn redeliver_event(
+    db: &DatabaseConnection,
+    partner_id: &str,
+    event_id: &str,
+) -> Result<event::Model, CoreError> {
+    let found = events::get_event(db, partner_id, event_id).await?;
+    let txn = begin_write(db).await?;
+    if redeliver(&*txn, &found).await? > 0 {
+        txn.wake_workers_on_commit();
+    }
+    txn.commit().await?;
+    Ok(found)
+}
+
+async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
+    let endpoints = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .all(db)
+        .await?;
+    let now = time::now();
+    let mut count = 0;
+    for endpoint in endpoints.iter().filter(|e| subscribes(e, &event.r#type)) {
+        let existing = webhook_delivery::Entity::find()
+            .filter(webhook_delivery::Column::EventId.eq(&event.id))
+            .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
+            .one(db)
+            .await?;
+        match existing {
+            Some(found) => {
+                let mut again: webhook_delivery::ActiveModel = found.into();
+                again.status = Set(delivery_status::PENDING.to_string());
+                again.next_attempt_at_ms = Set(now.timestamp_millis());
+                again.lease_until_ms = Set(None);
+                again.update(db).await?;
+            }
+            None => {
+                new_delivery(event, endpoint, now).insert(db).await?;
+            }
+        }
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Stops every pending delivery to a deleted endpoint.
+pub async fn cancel_for_endpoint(db: &impl ConnectionTrait, endpoint_id: &str) -> Result<(), CoreError> {
+    webhook_delivery::Entity::update_many()
+        .col_expr(webhook_delivery::Column::Status, Expr::value(delivery_status::CANCELLED))
+        .filter(webhook_delivery::Column::EndpointId.eq(endpoint_id))
+        .filter(webhook_delivery::Column::Status.eq(delivery_status::PENDING))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Whether an endpoint subscribes to events of `event_type`.
+pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: &str) -> bool {
+    endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type)
+}

@@ -1,0 +1,56 @@
+//! `Core`: what a running core shares between its request handlers and its
+//! background workers (database, settings, rate limits, the adjudication
+//! engine, the webhook HTTP client). A low module: workers and webhook
+//! delivery take a `Core` without importing the server that serves it.
+
+use std::sync::Arc;
+
+use sail_engine::{Engine, EngineError};
+use sea_orm::DatabaseConnection;
+
+use crate::auth::RateLimits;
+use crate::config::CoreConfig;
+
+/// Everything a running core shares between requests and workers.
+#[derive(Clone)]
+pub struct Core {
+    pub db: DatabaseConnection,
+    pub config: Arc<CoreConfig>,
+    pub limits: Arc<RateLimits>,
+    /// The adjudication engine over the merchant directory.
+    pub engine: Arc<Engine>,
+    /// The HTTP client webhook deliveries go out through.
+    pub http: reqwest::Client,
+}
+
+impl Core {
+    /// A core over `db`. The engine's directory is the seeded one
+    /// (`data/merchants.csv`), whose ids are deterministic, so `merchant.id`
+    /// on an expense is the id `GET /merchants` shows.
+    pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
+        let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
+        // Reference data loads loudly: a core that cannot read it refuses to start.
+        let engine = Arc::new(Engine::seeded()?);
+        crate::sandbox::generate::load_reference()?;
+        // reqwest is built without a TLS provider of its own (one crypto
+        // library, ring, for the whole binary): install it once.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(crate::config::WEBHOOK_ATTEMPT_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Core { db, config: Arc::new(config), limits, engine, http })
+    }
+}
+
+/// Why a core could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("adjudication engine: {0}")]
+    Engine(#[from] EngineError),
+    #[error("webhook HTTP client: {0}")]
+    Http(#[from] reqwest::Error),
+    #[error(transparent)]
+    Reference(#[from] sail_engine::reference::ReferenceError),
+}
