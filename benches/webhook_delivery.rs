@@ -75,7 +75,14 @@ async fn main() {
     {
         let txn = core_grpc::db::begin_write(&app.db).await.unwrap();
         for i in 0..events {
-            core_grpc::outbox::record(&txn, &partner, "transactions.ingested", json!({"n": i})).await.unwrap();
+            core_grpc::outbox::record(
+                &txn,
+                &partner,
+                entities::enums::EventType::TransactionsIngested,
+                json!({"n": i}),
+            )
+            .await
+            .unwrap();
         }
         txn.commit().await.unwrap();
     }

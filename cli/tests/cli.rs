@@ -274,7 +274,7 @@ fn a_serve_process_killed_right_after_a_202_adjudicates_everything_exactly_once_
         entities::transaction::Entity::find().all(&db).await.unwrap()
     });
     assert_eq!(rows.len(), 300);
-    assert!(rows.iter().all(|r| r.adjudication_count == 1 && r.status == "needs_review"));
+    assert!(rows.iter().all(|r| r.adjudication_count == 1 && r.status.as_str() == "needs_review"));
 }
 
 #[test]

@@ -13,57 +13,31 @@ use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::users;
 
-/// What kind of data source a connection links.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConnectionType {
-    Card,
-    Store,
-    BenefitAccount,
-    External,
+pub use entities::enums::{ConnectionStatus, ConnectionType};
+
+/// What each kind of connection carries and needs.
+pub trait ConnectionTypeRules {
+    /// The products a provider connection of this kind carries.
+    fn products(self) -> &'static [Product];
+    /// The key scope that links (or reconnects) this kind (decisions §4).
+    fn linking_scope(self) -> crate::domain::Scope;
 }
 
-impl ConnectionType {
-    pub const ALL: [ConnectionType; 4] =
-        [ConnectionType::Card, ConnectionType::Store, ConnectionType::BenefitAccount, ConnectionType::External];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConnectionType::Card => "card",
-            ConnectionType::Store => "store",
-            ConnectionType::BenefitAccount => "benefit_account",
-            ConnectionType::External => "external",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Option<ConnectionType> {
-        ConnectionType::ALL.into_iter().find(|t| t.as_str() == raw)
-    }
-
-    /// The products a provider connection of this kind carries.
-    pub fn products(self) -> &'static [Product] {
+impl ConnectionTypeRules for ConnectionType {
+    fn products(self) -> &'static [Product] {
         match self {
             ConnectionType::BenefitAccount => &[Product::BenefitAccount, Product::AccountNumbers, Product::Identity],
             ConnectionType::Card | ConnectionType::Store | ConnectionType::External => &[Product::Expenses],
         }
     }
 
-    /// The key scope that links (or reconnects) this kind (decisions §4).
-    pub fn linking_scope(self) -> crate::domain::Scope {
+    fn linking_scope(self) -> crate::domain::Scope {
         match self {
             ConnectionType::BenefitAccount => crate::domain::Scope::BenefitAccount,
             ConnectionType::External => crate::domain::Scope::Connections,
             ConnectionType::Card | ConnectionType::Store => crate::domain::Scope::Expenses,
         }
     }
-}
-
-/// Sync and authentication state.
-pub mod status {
-    pub const ACTIVE: &str = "active";
-    pub const AGGREGATING: &str = "aggregating";
-    pub const USER_INPUT_REQUIRED: &str = "user_input_required";
-    pub const ERROR: &str = "error";
-    pub const DISCONNECTED: &str = "disconnected";
 }
 
 /// A capability a connection enables.
@@ -175,8 +149,8 @@ pub async fn create_external(
         id: Set(new_id(IdKind::Connection)),
         partner_id: Set(partner_id.to_string()),
         user_id: Set(user.id),
-        r#type: Set(ConnectionType::External.as_str().to_string()),
-        status: Set(status::ACTIVE.to_string()),
+        r#type: Set(ConnectionType::External),
+        status: Set(ConnectionStatus::Active),
         products: Set(products_csv(&[Product::Expenses])),
         provider_kind: Set("external".to_string()),
         provider_id: Set(None),
@@ -217,8 +191,8 @@ pub async fn link_provider_connection(
         id: Set(new_id(IdKind::Connection)),
         partner_id: Set(partner_id.to_string()),
         user_id: Set(user_id.to_string()),
-        r#type: Set(kind.as_str().to_string()),
-        status: Set(status::AGGREGATING.to_string()),
+        r#type: Set(kind),
+        status: Set(ConnectionStatus::Aggregating),
         products: Set(products_csv(kind.products())),
         provider_kind: Set(provider.kind.to_string()),
         provider_id: Set(Some(provider.id)),
@@ -278,11 +252,11 @@ pub async fn disconnect(
     connection_id: &str,
 ) -> Result<connection::Model, CoreError> {
     let found = get_connection(db, partner_id, user_id, connection_id).await?;
-    if found.status == status::DISCONNECTED {
+    if found.status == ConnectionStatus::Disconnected {
         return Ok(found);
     }
     let mut active: connection::ActiveModel = found.into();
-    active.status = Set(status::DISCONNECTED.to_string());
+    active.status = Set(ConnectionStatus::Disconnected);
     active.error_code = Set(None);
     active.error_message = Set(None);
     active.error_recoverable = Set(None);

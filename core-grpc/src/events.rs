@@ -8,18 +8,11 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFi
 use crate::domain::{IdKind, Page, parse_id};
 use crate::error::CoreError;
 
-/// Event types.
-pub mod kind {
-    /// A pushed batch has been adjudicated.
-    pub const TRANSACTIONS_INGESTED: &str = "transactions.ingested";
-    /// A connection entered the `error` state.
-    pub const CONNECTION_ERROR: &str = "connection.error";
-    /// A connection left the `error` state (a reconnect fixed it).
-    pub const CONNECTION_RECOVERED: &str = "connection.recovered";
-    /// An expense was adjudicated again after a receipt.
-    pub const EXPENSE_READJUDICATED: &str = "expense.readjudicated";
-    /// Every type, for validating subscriptions.
-    pub const ALL: [&str; 4] = [TRANSACTIONS_INGESTED, CONNECTION_ERROR, CONNECTION_RECOVERED, EXPENSE_READJUDICATED];
+pub use entities::enums::EventType;
+
+/// Every event type, for messages.
+pub fn event_type_list() -> String {
+    EventType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// A page of the partner's events, newest first, and the total.
@@ -31,12 +24,12 @@ pub async fn list_events(
 ) -> Result<(Vec<event::Model>, u64), CoreError> {
     let mut query = event::Entity::find().filter(event::Column::PartnerId.eq(partner_id));
     if let Some(event_type) = event_type {
-        if !kind::ALL.contains(&event_type) {
+        let Some(event_type) = EventType::parse(event_type) else {
             return Err(CoreError::invalid(
                 "type",
-                format!("Unknown event type '{event_type}'; known types: {}.", kind::ALL.join(", ")),
+                format!("Unknown event type '{event_type}'; known types: {}.", event_type_list()),
             ));
-        }
+        };
         query = query.filter(event::Column::Type.eq(event_type));
     }
     let total = query.clone().count(db).await?;

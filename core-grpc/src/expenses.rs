@@ -16,14 +16,7 @@ use crate::error::CoreError;
 use crate::users;
 use sail_engine::{Adjudication, Engine, Item, Outcome, Purchase};
 
-/// Expense states (decisions §7).
-pub mod status {
-    pub const PENDING: &str = "pending";
-    pub const ELIGIBLE: &str = "eligible";
-    pub const INELIGIBLE: &str = "ineligible";
-    pub const NEEDS_REVIEW: &str = "needs_review";
-    pub const ALL: [&str; 4] = [PENDING, ELIGIBLE, INELIGIBLE, NEEDS_REVIEW];
-}
+pub use entities::enums::ExpenseStatus;
 
 /// A validated purchase about to be adjudicated and stored.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -153,7 +146,7 @@ pub fn adjudicated_row(
         mcc: Set(new.mcc),
         items_json: Set(new.items_json),
         expense_id: Set(new_id(IdKind::Expense)),
-        status: Set(decision.outcome.as_str().to_string()),
+        status: Set(status_of(decision.outcome)),
         category: Set(Some(decision.category.to_string())),
         reason_code: Set(Some(decision.reason.code.to_string())),
         reason_message: Set(Some(decision.reason.message)),
@@ -263,17 +256,27 @@ pub async fn write_adjudicated(db: &impl ConnectionTrait, batch: Adjudicated) ->
 /// Filters of an expense listing.
 #[derive(Debug, Clone, Default)]
 pub struct ExpenseFilter {
-    pub status: Option<&'static str>,
+    pub status: Option<ExpenseStatus>,
     pub connection_id: Option<String>,
     pub from: Option<NaiveDate>,
     pub to: Option<NaiveDate>,
 }
 
 /// Parses a status filter.
-pub fn parse_status(raw: &str) -> Result<&'static str, CoreError> {
-    status::ALL.into_iter().find(|s| *s == raw).ok_or_else(|| {
-        CoreError::invalid("status", format!("status must be one of {}; got '{raw}'.", status::ALL.join(", ")))
+pub fn parse_status(raw: &str) -> Result<ExpenseStatus, CoreError> {
+    ExpenseStatus::parse(raw).ok_or_else(|| {
+        let all: Vec<&str> = ExpenseStatus::ALL.iter().map(|s| s.as_str()).collect();
+        CoreError::invalid("status", format!("status must be one of {}; got '{raw}'.", all.join(", ")))
     })
+}
+
+/// The stored status of an engine outcome.
+pub fn status_of(outcome: Outcome) -> ExpenseStatus {
+    match outcome {
+        Outcome::Eligible => ExpenseStatus::Eligible,
+        Outcome::Ineligible => ExpenseStatus::Ineligible,
+        Outcome::NeedsReview => ExpenseStatus::NeedsReview,
+    }
 }
 
 /// Parses a `YYYY-MM-DD` date naming `param` on failure.
@@ -360,7 +363,7 @@ mod tests {
 
     #[test]
     fn statuses_parse() {
-        assert_eq!(parse_status("needs_review").unwrap(), "needs_review");
+        assert_eq!(parse_status("needs_review").unwrap(), ExpenseStatus::NeedsReview);
         assert!(parse_status("approved").is_err());
     }
 }

@@ -12,11 +12,11 @@ use chrono::{Days, NaiveDate};
 use entities::{connection, job, transaction};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
 
-use crate::connections::{self, ConnectionType, status as connection_status};
+use crate::connections::{self, ConnectionStatus, ConnectionType};
 use crate::db::begin_write;
 use crate::domain::money;
 use crate::error::CoreError;
-use crate::events;
+use crate::events::EventType;
 use crate::expenses::{self, NewTransaction, OnRepeat, parse_date};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
@@ -146,10 +146,10 @@ pub async fn ingest(
     batch: Vec<NewTransaction>,
 ) -> Result<job::Model, CoreError> {
     let owner = connections::get_connection(db, partner_id, user_id, connection_id).await?;
-    if owner.r#type != ConnectionType::External.as_str() {
-        return Err(CoreError::ConnectionNotExternal { connection_id: owner.id, kind: owner.r#type });
+    if owner.r#type != ConnectionType::External {
+        return Err(CoreError::ConnectionNotExternal { connection_id: owner.id, kind: owner.r#type.to_string() });
     }
-    if owner.status == connection_status::DISCONNECTED {
+    if owner.status == ConnectionStatus::Disconnected {
         return Err(CoreError::invalid(
             "connection_id",
             format!("Connection {} is disconnected and takes no more transactions.", owner.id),
@@ -233,7 +233,7 @@ pub async fn run_ingest_jobs(
         outbox::record(
             &txn,
             &job.partner_id,
-            events::kind::TRANSACTIONS_INGESTED,
+            EventType::TransactionsIngested,
             serde_json::json!({
                 "user_id": job.user_id,
                 "connection_id": job.connection_id,

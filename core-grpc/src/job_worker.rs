@@ -37,7 +37,7 @@ impl LeasedWork for Jobs {
 
 async fn process(core: &Core, claimed: Vec<job::Model>) {
     let (ingest, other): (Vec<job::Model>, Vec<job::Model>) =
-        claimed.into_iter().partition(|j| JobKind::parse(&j.kind) == Some(JobKind::IngestTransactions));
+        claimed.into_iter().partition(|j| j.kind == JobKind::IngestTransactions);
     if ingest.len() > 1 {
         match ingest::run_ingest_jobs(&core.db, &core.engine, &ingest).await {
             Ok(()) => {
@@ -71,12 +71,11 @@ async fn run_one(core: &Core, claimed: job::Model) {
 }
 
 async fn run_one_in_span(core: &Core, claimed: job::Model) {
-    let result = match JobKind::parse(&claimed.kind) {
-        Some(JobKind::SyncConnection) => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
-        Some(JobKind::IngestTransactions) => {
+    let result = match claimed.kind {
+        JobKind::SyncConnection => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
+        JobKind::IngestTransactions => {
             ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await
         }
-        None => Err(CoreError::Internal(format!("unknown job kind {}", claimed.kind))),
     };
     match result {
         Ok(()) => {

@@ -21,35 +21,7 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 /// Claims after which a job that keeps failing is given up.
 pub const MAX_ATTEMPTS: i32 = 5;
 
-/// What a job does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JobKind {
-    /// A provider connection's sync (sandbox linking).
-    SyncConnection,
-    /// Adjudication of a pushed batch of transactions.
-    IngestTransactions,
-}
-
-impl JobKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobKind::SyncConnection => "sync_connection",
-            JobKind::IngestTransactions => "ingest_transactions",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Option<JobKind> {
-        [JobKind::SyncConnection, JobKind::IngestTransactions].into_iter().find(|k| k.as_str() == raw)
-    }
-}
-
-/// Job states as the API shows them.
-pub mod status {
-    pub const QUEUED: &str = "queued";
-    pub const PROCESSING: &str = "processing";
-    pub const COMPLETED: &str = "completed";
-    pub const FAILED: &str = "failed";
-}
+pub use entities::enums::{JobKind, JobStatus};
 
 /// A new queued job, written with the caller's connection (so it commits with
 /// the state change that needs it).
@@ -70,8 +42,8 @@ pub async fn enqueue(txn: &WriteTxn, new: NewJob<'_>) -> Result<job::Model, Core
     let model = job::ActiveModel {
         id: Set(new_id(IdKind::Job)),
         partner_id: Set(new.partner_id.to_string()),
-        kind: Set(new.kind.as_str().to_string()),
-        status: Set(status::QUEUED.to_string()),
+        kind: Set(new.kind),
+        status: Set(JobStatus::Queued),
         user_id: Set(new.user_id.map(str::to_string)),
         connection_id: Set(new.connection_id.map(str::to_string)),
         attempts: Set(0),
@@ -109,13 +81,13 @@ pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result
 /// effects. Fails (so the caller rolls back) when the claim was lost.
 pub async fn complete(db: &impl ConnectionTrait, claimed: &job::Model, processed: i32) -> Result<(), CoreError> {
     let result = job::Entity::update_many()
-        .col_expr(job::Column::Status, status::COMPLETED.into())
+        .col_expr(job::Column::Status, JobStatus::Completed.into())
         .col_expr(job::Column::Processed, processed.into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
         .col_expr(job::Column::Payload, Option::<String>::None.into())
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())
         .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Status.eq(status::PROCESSING))
+        .filter(job::Column::Status.eq(JobStatus::Processing))
         .filter(job::Column::Attempts.eq(claimed.attempts))
         .exec(db)
         .await?;
@@ -132,7 +104,7 @@ pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error
     let give_up = claimed.attempts >= MAX_ATTEMPTS;
     let txn = begin_write(db).await?;
     let mut update = job::Entity::update_many()
-        .col_expr(job::Column::Status, if give_up { status::FAILED } else { status::QUEUED }.into())
+        .col_expr(job::Column::Status, if give_up { JobStatus::Failed } else { JobStatus::Queued }.into())
         .col_expr(job::Column::LastError, Some(error.to_string()).into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
     if give_up {

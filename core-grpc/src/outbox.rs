@@ -11,34 +11,21 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::events;
+use crate::events::{self, EventType};
 
-/// Webhook endpoint states.
-pub mod endpoint_status {
-    pub const ENABLED: &str = "enabled";
-    pub const DELETED: &str = "deleted";
-}
-
-/// Delivery states.
-pub mod delivery_status {
-    pub const PENDING: &str = "pending";
-    pub const DELIVERED: &str = "delivered";
-    pub const FAILED: &str = "failed";
-    /// The endpoint was deleted before the delivery landed.
-    pub const CANCELLED: &str = "cancelled";
-}
+pub use entities::enums::{DeliveryStatus, EndpointStatus};
 
 /// Records an event of `kind` with `data` for a partner, and its deliveries.
 pub async fn record(
     txn: &WriteTxn,
     partner_id: &str,
-    kind: &str,
+    kind: EventType,
     data: serde_json::Value,
 ) -> Result<event::Model, CoreError> {
     let model = event::ActiveModel {
         id: Set(new_id(IdKind::Event)),
         partner_id: Set(partner_id.to_string()),
-        r#type: Set(kind.to_string()),
+        r#type: Set(kind),
         data: Set(data.to_string()),
         created_at: Set(time::now()),
     };
@@ -60,7 +47,7 @@ fn new_delivery(
         partner_id: Set(event.partner_id.clone()),
         event_id: Set(event.id.clone()),
         endpoint_id: Set(endpoint.id.clone()),
-        status: Set(delivery_status::PENDING.to_string()),
+        status: Set(DeliveryStatus::Pending),
         attempts: Set(0),
         next_attempt_at_ms: Set(now.timestamp_millis()),
         lease_until_ms: Set(None),
@@ -74,13 +61,13 @@ fn new_delivery(
 async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
     let endpoints = webhook_endpoint::Entity::find()
         .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
         .all(db)
         .await?;
     let now = time::now();
     let rows: Vec<webhook_delivery::ActiveModel> = endpoints
         .iter()
-        .filter(|endpoint| subscribes(endpoint, &event.r#type))
+        .filter(|endpoint| subscribes(endpoint, event.r#type))
         .map(|endpoint| new_delivery(event, endpoint, now))
         .collect();
     let count = rows.len();
@@ -109,12 +96,12 @@ pub async fn redeliver_event(
 async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
     let endpoints = webhook_endpoint::Entity::find()
         .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(endpoint_status::ENABLED))
+        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
         .all(db)
         .await?;
     let now = time::now();
     let mut count = 0;
-    for endpoint in endpoints.iter().filter(|e| subscribes(e, &event.r#type)) {
+    for endpoint in endpoints.iter().filter(|e| subscribes(e, event.r#type)) {
         let existing = webhook_delivery::Entity::find()
             .filter(webhook_delivery::Column::EventId.eq(&event.id))
             .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
@@ -123,7 +110,7 @@ async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<us
         match existing {
             Some(found) => {
                 let mut again: webhook_delivery::ActiveModel = found.into();
-                again.status = Set(delivery_status::PENDING.to_string());
+                again.status = Set(DeliveryStatus::Pending);
                 again.next_attempt_at_ms = Set(now.timestamp_millis());
                 again.lease_until_ms = Set(None);
                 again.update(db).await?;
@@ -140,15 +127,15 @@ async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<us
 /// Stops every pending delivery to a deleted endpoint.
 pub async fn cancel_for_endpoint(db: &impl ConnectionTrait, endpoint_id: &str) -> Result<(), CoreError> {
     webhook_delivery::Entity::update_many()
-        .col_expr(webhook_delivery::Column::Status, Expr::value(delivery_status::CANCELLED))
+        .col_expr(webhook_delivery::Column::Status, Expr::value(DeliveryStatus::Cancelled))
         .filter(webhook_delivery::Column::EndpointId.eq(endpoint_id))
-        .filter(webhook_delivery::Column::Status.eq(delivery_status::PENDING))
+        .filter(webhook_delivery::Column::Status.eq(DeliveryStatus::Pending))
         .exec(db)
         .await?;
     Ok(())
 }
 
 /// Whether an endpoint subscribes to events of `event_type`.
-pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: &str) -> bool {
-    endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type)
+pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: EventType) -> bool {
+    endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type.as_str())
 }

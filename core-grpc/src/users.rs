@@ -11,30 +11,12 @@ use sea_orm::{
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
 
-/// A user's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UserStatus {
-    Active,
-    Inactive,
-}
+pub use entities::enums::UserStatus;
 
-impl UserStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UserStatus::Active => "active",
-            UserStatus::Inactive => "inactive",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Result<UserStatus, CoreError> {
-        match raw {
-            "active" => Ok(UserStatus::Active),
-            "inactive" => Ok(UserStatus::Inactive),
-            other => {
-                Err(CoreError::invalid("status", format!("status must be 'active' or 'inactive'; got '{other}'.")))
-            }
-        }
-    }
+/// The `status` filter of a user list.
+pub fn parse_user_status(raw: &str) -> Result<UserStatus, CoreError> {
+    UserStatus::parse(raw)
+        .ok_or_else(|| CoreError::invalid("status", format!("status must be 'active' or 'inactive'; got '{raw}'.")))
 }
 
 /// The postal address of a profile; every part optional.
@@ -137,7 +119,7 @@ pub async fn create_user(db: &impl ConnectionTrait, partner_id: &str, new: NewUs
         id: Set(new_id(IdKind::User)),
         partner_id: Set(partner_id.to_string()),
         external_user_id: Set(new.external_user_id.clone()),
-        status: Set(UserStatus::Active.as_str().to_string()),
+        status: Set(UserStatus::Active),
         email: Set(new.email.map(|e| e.as_str().to_string())),
         first_name: Set(new.first_name),
         last_name: Set(new.last_name),
@@ -229,6 +211,6 @@ mod tests {
     #[test]
     fn status_parses() {
         assert_eq!(UserStatus::parse("inactive").unwrap(), UserStatus::Inactive);
-        assert!(UserStatus::parse("deleted").is_err());
+        assert!(parse_user_status("deleted").is_err());
     }
 }

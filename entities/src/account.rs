@@ -11,8 +11,7 @@ pub struct Model {
     pub connection_id: String,
     pub external_id: String,
     pub name: String,
-    /// `hsa` | `fsa` | `hra` | `checking` | `savings` | `credit_card`.
-    pub r#type: String,
+    pub r#type: crate::enums::AccountType,
     /// YYYY-MM-DD.
     pub start_date: String,
     pub end_date: Option<String>,

@@ -8,10 +8,8 @@ pub struct Model {
     pub id: String,
     pub partner_id: String,
     pub user_id: String,
-    /// `card` | `store` | `benefit_account` | `external`.
-    pub r#type: String,
-    /// `active` | `aggregating` | `user_input_required` | `error` | `disconnected`.
-    pub status: String,
+    pub r#type: crate::enums::ConnectionType,
+    pub status: crate::enums::ConnectionStatus,
     /// Comma-separated products.
     pub products: String,
     /// `administrator` | `financial_institution` | `merchant` | `external`.

@@ -8,7 +8,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: String,
     pub partner_id: String,
-    pub r#type: String,
+    pub r#type: crate::enums::EventType,
     /// The event's `data` object, as JSON text.
     pub data: String,
     pub created_at: DateTimeUtc,

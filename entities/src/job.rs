@@ -7,10 +7,8 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: String,
     pub partner_id: String,
-    /// `sync_connection` | `ingest_transactions`.
-    pub kind: String,
-    /// `queued` | `processing` | `completed` | `failed`.
-    pub status: String,
+    pub kind: crate::enums::JobKind,
+    pub status: crate::enums::JobStatus,
     pub user_id: Option<String>,
     pub connection_id: Option<String>,
     pub attempts: i32,

@@ -1,11 +1,12 @@
 //! sea-orm entities: one module per table Sail keeps. Ids are prefixed UUIDv7
-//! strings, timestamps UTC, enum-like columns plain strings (they travel the
-//! same on SQLite and PostgreSQL).
+//! strings, timestamps UTC, enumerated columns typed (`enums`) and stored as
+//! strings (they travel the same on SQLite and PostgreSQL).
 
 pub mod account;
 pub mod administrator;
 pub mod api_key;
 pub mod connection;
+pub mod enums;
 pub mod event;
 pub mod idempotency_key;
 pub mod job;

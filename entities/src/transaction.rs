@@ -27,8 +27,7 @@ pub struct Model {
     pub items_json: Option<String>,
     /// `exp_…`: the id of this transaction's expense.
     pub expense_id: String,
-    /// `pending` | `eligible` | `ineligible` | `needs_review`.
-    pub status: String,
+    pub status: crate::enums::ExpenseStatus,
     pub category: Option<String>,
     pub reason_code: Option<String>,
     pub reason_message: Option<String>,

@@ -9,8 +9,7 @@ pub struct Model {
     pub id: String,
     pub partner_id: String,
     pub external_user_id: String,
-    /// `active` | `inactive`.
-    pub status: String,
+    pub status: crate::enums::UserStatus,
     pub email: Option<String>,
     pub first_name: Option<String>,
     pub last_name: Option<String>,

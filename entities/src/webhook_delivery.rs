@@ -10,8 +10,7 @@ pub struct Model {
     pub partner_id: String,
     pub event_id: String,
     pub endpoint_id: String,
-    /// `pending` | `delivered` | `failed`.
-    pub status: String,
+    pub status: crate::enums::DeliveryStatus,
     pub attempts: i32,
     /// The next attempt is due at this instant (Unix ms).
     pub next_attempt_at_ms: i64,

@@ -12,8 +12,7 @@ pub struct Model {
     /// Comma-separated event types; empty means every type.
     pub events: String,
     pub secret: String,
-    /// `enabled` | `deleted`.
-    pub status: String,
+    pub status: crate::enums::EndpointStatus,
     pub created_at: DateTimeUtc,
     pub deleted_at: Option<DateTimeUtc>,
 }

@@ -405,7 +405,7 @@ async fn a_core_killed_right_after_the_202_loses_nothing() {
         .unwrap();
     assert_eq!(rows.len(), 120);
     assert!(
-        rows.iter().all(|r| r.adjudication_count == 1 && r.status == "needs_review"),
+        rows.iter().all(|r| r.adjudication_count == 1 && r.status.as_str() == "needs_review"),
         "every accepted transaction adjudicated exactly once"
     );
 }
@@ -458,7 +458,7 @@ async fn several_cores_share_the_work_and_never_process_a_job_twice() {
         assert_eq!(wait_for_job(&app, &key, id).await["processed"], 40);
     }
     let jobs = job::Entity::find().filter(job::Column::Id.is_in(job_ids.clone())).all(&app.db).await.unwrap();
-    assert!(jobs.iter().all(|j| j.attempts == 1 && j.status == "completed"), "each job claimed once");
+    assert!(jobs.iter().all(|j| j.attempts == 1 && j.status.as_str() == "completed"), "each job claimed once");
     let rows = transaction::Entity::find()
         .filter(transaction::Column::ConnectionId.eq(&connection))
         .all(&app.db)

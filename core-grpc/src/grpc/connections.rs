@@ -4,7 +4,7 @@ use entities::{account, connection};
 use sail_api::pb::{self, connections_server::Connections};
 use tonic::{Request, Response, Status};
 
-use crate::connections::{self, NewExternalConnection};
+use crate::connections::{self, ConnectionStatus, NewExternalConnection};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::idempotency;
@@ -20,10 +20,10 @@ pub fn connection_to_pb(c: connection::Model, accounts: &[account::Model]) -> pb
     let summaries = accounts
         .iter()
         .filter(|a| a.connection_id == c.id)
-        .map(|a| pb::AccountSummary { id: a.id.clone(), r#type: a.r#type.clone(), name: a.name.clone() })
+        .map(|a| pb::AccountSummary { id: a.id.clone(), r#type: a.r#type.to_string(), name: a.name.clone() })
         .collect();
     let error = match (&c.error_code, &c.error_message) {
-        (Some(code), Some(message)) if c.status == connections::status::ERROR => Some(pb::ConnectionError {
+        (Some(code), Some(message)) if c.status == ConnectionStatus::Error => Some(pb::ConnectionError {
             code: code.clone(),
             message: message.clone(),
             recoverable: c.error_recoverable.unwrap_or(false),
@@ -33,8 +33,8 @@ pub fn connection_to_pb(c: connection::Model, accounts: &[account::Model]) -> pb
     pb::Connection {
         id: c.id,
         user_id: c.user_id,
-        r#type: c.r#type,
-        status: c.status,
+        r#type: c.r#type.to_string(),
+        status: c.status.to_string(),
         products: c.products.split(',').filter(|p| !p.is_empty()).map(str::to_string).collect(),
         accounts: summaries,
         provider: Some(pb::Provider {

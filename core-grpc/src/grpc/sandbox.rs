@@ -3,6 +3,7 @@
 use sail_api::pb::{self, sandbox_server::Sandbox};
 use tonic::{Request, Response, Status};
 
+use crate::connections::ConnectionTypeRules;
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::grpc::connections::render_one;

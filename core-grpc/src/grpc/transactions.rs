@@ -20,7 +20,7 @@ pub struct TransactionsService {
 pub fn job_to_pb(j: job::Model) -> pb::Job {
     pb::Job {
         id: j.id,
-        status: j.status,
+        status: j.status.to_string(),
         accepted: i64::from(j.accepted),
         duplicates_updated: i64::from(j.duplicates_updated),
         processed: i64::from(j.processed),
@@ -50,7 +50,7 @@ pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreEr
         currency: t.currency,
         description: t.description,
         merchant: t.merchant_display_name.map(|name| pb::ExpenseMerchant { id: t.merchant_id, name }),
-        status: t.status,
+        status: t.status.to_string(),
         category: t.category,
         reason,
         receipts: Vec::new(),
@@ -99,7 +99,7 @@ impl Transactions for TransactionsService {
             let queued =
                 ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
             Ok(pb::PushTransactionsResponse {
-                status: queued.status,
+                status: queued.status.to_string(),
                 job_id: queued.id,
                 accepted: i64::from(queued.accepted),
                 duplicates_updated: i64::from(queued.duplicates_updated),

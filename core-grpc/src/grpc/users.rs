@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::users::{self, NewUser, NewUserFields, UserStatus};
+use crate::users::{self, NewUser, NewUserFields};
 
 pub struct UsersService {
     pub db: DatabaseConnection,
@@ -18,7 +18,7 @@ pub fn user_to_pb(user: user::Model) -> pb::User {
     pb::User {
         id: user.id,
         external_user_id: user.external_user_id,
-        status: user.status,
+        status: user.status.to_string(),
         created_at: time::rfc3339(&user.created_at),
     }
 }
@@ -31,7 +31,7 @@ impl Users for UsersService {
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
         let caller = accept(&request)?;
         let req = request.into_inner();
-        let status = req.status.as_deref().map(UserStatus::parse).transpose()?;
+        let status = req.status.as_deref().map(users::parse_user_status).transpose()?;
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) = users::list_users(&self.db, &caller.partner_id, status, page).await?;
         Ok(Response::new(pb::ListUsersResponse {

@@ -9,7 +9,7 @@ use crate::domain::{Page, time};
 use crate::events;
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::outbox;
+use crate::outbox::{self, DeliveryStatus};
 use crate::state::Core;
 use crate::webhooks;
 
@@ -23,7 +23,7 @@ fn endpoint_to_pb(e: webhook_endpoint::Model, show_secret: bool) -> pb::WebhookE
         url: e.url,
         events: e.events.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
         secret: show_secret.then_some(e.secret),
-        status: e.status,
+        status: e.status.to_string(),
         created_at: time::rfc3339(&e.created_at),
     }
 }
@@ -31,7 +31,7 @@ fn endpoint_to_pb(e: webhook_endpoint::Model, show_secret: bool) -> pb::WebhookE
 fn event_to_pb(e: event::Model) -> pb::Event {
     pb::Event {
         id: e.id,
-        r#type: e.r#type,
+        r#type: e.r#type.to_string(),
         created_at: time::rfc3339(&e.created_at),
         data: e.data,
         deliveries: Vec::new(),
@@ -47,8 +47,8 @@ async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, cra
         .into_iter()
         .map(|d| pb::EventDelivery {
             endpoint_id: d.endpoint_id,
-            next_attempt_at: (d.status == outbox::delivery_status::PENDING).then(|| at(d.next_attempt_at_ms)).flatten(),
-            status: d.status,
+            next_attempt_at: (d.status == DeliveryStatus::Pending).then(|| at(d.next_attempt_at_ms)).flatten(),
+            status: d.status.to_string(),
             attempts: i64::from(d.attempts),
             delivered_at: d.delivered_at.as_ref().map(time::rfc3339),
         })

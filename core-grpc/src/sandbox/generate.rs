@@ -11,6 +11,8 @@ use std::sync::LazyLock;
 
 use sail_engine::reference::{self, DescriptorRow, ReferenceError};
 
+use entities::enums::AccountType;
+
 use crate::accounts::StoredHolding;
 
 /// The reference card descriptors card histories are drawn from. Checked
@@ -41,7 +43,7 @@ pub const FSA_LIMIT_MINOR: i64 = 330_000;
 pub struct GeneratedAccount {
     pub external_id: String,
     pub name: String,
-    pub account_type: &'static str,
+    pub account_type: AccountType,
     pub start_date: NaiveDate,
     pub end_date: Option<NaiveDate>,
     pub cash_minor: i64,
@@ -127,7 +129,7 @@ pub fn benefit_accounts(
                     GeneratedAccount {
                         external_id: format!("HSA-{number}"),
                         name: format!("{administrator} Health Savings Account"),
-                        account_type: "hsa",
+                        account_type: AccountType::Hsa,
                         start_date: start,
                         end_date: None,
                         cash_minor: cents(&mut rng, 300, 9_000),
@@ -145,7 +147,7 @@ pub fn benefit_accounts(
                     GeneratedAccount {
                         external_id: format!("FSA-{number}"),
                         name: format!("{administrator} Health Care FSA"),
-                        account_type: "fsa",
+                        account_type: AccountType::Fsa,
                         start_date: jan_1,
                         end_date: Some(dec_31),
                         // Uniform coverage: the whole election is available from day one.
@@ -163,7 +165,7 @@ pub fn benefit_accounts(
                     GeneratedAccount {
                         external_id: format!("HRA-{number}"),
                         name: format!("{administrator} Health Reimbursement Arrangement"),
-                        account_type: "hra",
+                        account_type: AccountType::Hra,
                         start_date: jan_1,
                         end_date: Some(dec_31),
                         cash_minor: allowance * rng.random_range(40..=100) / 100,
@@ -417,26 +419,26 @@ mod tests {
             assert!((1..=3).contains(&accounts.len()));
             for account in accounts {
                 match account.account_type {
-                    "hsa" => {
+                    AccountType::Hsa => {
                         assert_eq!(account.end_date, None);
                         assert_eq!(account.invested_minor.is_some(), !account.holdings.is_empty());
                         if let Some(invested) = account.invested_minor {
                             assert_eq!(account.holdings.iter().map(|h| h.value_minor).sum::<i64>(), invested);
                         }
                     }
-                    "fsa" => {
+                    AccountType::Fsa => {
                         assert_eq!(account.end_date, NaiveDate::from_ymd_opt(2026, 12, 31));
                         assert_eq!(account.invested_minor, None);
                         assert!(account.cash_minor <= FSA_LIMIT_MINOR);
                     }
-                    "hra" => assert!(account.end_date.is_some()),
+                    AccountType::Hra => assert!(account.end_date.is_some()),
                     other => panic!("{other}"),
                 }
             }
         }
         let fidelity = benefit_accounts("x", "Fidelity Investments", "hsa", day());
         assert_eq!(fidelity.len(), 1);
-        assert_eq!(fidelity[0].account_type, "hsa");
+        assert_eq!(fidelity[0].account_type, AccountType::Hsa);
     }
 
     #[test]

@@ -13,11 +13,11 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 
-use crate::connections::{self, ConnectionType, ProviderRef, status};
+use crate::connections::{self, ConnectionStatus, ConnectionType, ProviderRef};
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::events;
+use crate::events::EventType;
 use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
@@ -192,7 +192,7 @@ pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &jo
     let processed = match found {
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
-        Some(found) if found.status == status::DISCONNECTED => 0,
+        Some(found) if found.status == ConnectionStatus::Disconnected => 0,
         Some(found) => sync_connection(&txn, engine, found, &claimed.id).await?,
     };
     jobs::complete(&*txn, claimed, processed).await?;
@@ -210,7 +210,7 @@ async fn sync_connection(
     let now = time::now();
     if found.sandbox_username.as_deref() == Some(SandboxUser::Error.as_str()) {
         let mut errored: connection::ActiveModel = found.into();
-        errored.status = Set(status::ERROR.to_string());
+        errored.status = Set(ConnectionStatus::Error);
         errored.error_code = Set(Some("login_required".to_string()));
         errored.error_message = Set(Some(
             "The provider needs the user to sign in again. Open a reconnect hosted session to fix it.".to_string(),
@@ -221,7 +221,7 @@ async fn sync_connection(
         outbox::record(
             txn,
             &errored.partner_id,
-            events::kind::CONNECTION_ERROR,
+            EventType::ConnectionError,
             serde_json::json!({
                 "connection_id": errored.id,
                 "user_id": errored.user_id,
@@ -238,8 +238,7 @@ async fn sync_connection(
     }
 
     let owner = users::user_by_id(&**txn, &found.user_id).await?;
-    let kind =
-        ConnectionType::parse(&found.r#type).ok_or_else(|| CoreError::Internal(format!("bad type on {}", found.id)))?;
+    let kind = found.r#type;
     let provider_id = found.provider_id.clone().unwrap_or_default();
     let seed = format!("{}|{}|{}", owner.external_user_id, provider_id, kind.as_str());
     let linked_on = found.created_at.date_naive();
@@ -273,7 +272,7 @@ async fn sync_connection(
     };
 
     let mut synced: connection::ActiveModel = found.into();
-    synced.status = Set(status::ACTIVE.to_string());
+    synced.status = Set(ConnectionStatus::Active);
     synced.error_code = Set(None);
     synced.error_message = Set(None);
     synced.error_recoverable = Set(None);
@@ -304,7 +303,7 @@ async fn store_account(
         connection_id: Set(owner.id.clone()),
         external_id: Set(generated.external_id),
         name: Set(generated.name),
-        r#type: Set(generated.account_type.to_string()),
+        r#type: Set(generated.account_type),
         start_date: Set(date(generated.start_date)),
         end_date: Set(generated.end_date.map(date)),
         cash_minor: Set(Some(generated.cash_minor)),

@@ -16,7 +16,7 @@ use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 use crate::lease::{self, ClaimSpec};
-use crate::outbox::{delivery_status as status, endpoint_status};
+use crate::outbox::{DeliveryStatus, EndpointStatus};
 use crate::state::Core;
 use crate::worker::LeasedWork;
 
@@ -90,7 +90,7 @@ async fn attempt(
         .post(url)
         .header("content-type", "application/json")
         .header("sail-event-id", &event.id)
-        .header("sail-event-type", &event.r#type)
+        .header("sail-event-type", event.r#type.as_str())
         .header("sail-signature", signed)
         .body(body)
         .send()
@@ -152,8 +152,8 @@ async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Re
             tracing::error!(delivery = %delivery.id, "delivery lost its event or endpoint");
             continue;
         };
-        if endpoint.status != endpoint_status::ENABLED {
-            close(db, &delivery, status::CANCELLED).await?;
+        if endpoint.status != EndpointStatus::Enabled {
+            close(db, &delivery, DeliveryStatus::Cancelled).await?;
             continue;
         }
         let (core, event, endpoint) = (core.clone(), event.clone(), endpoint.clone());
@@ -195,16 +195,16 @@ async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Re
         let claimed = &outcome.claimed;
         let attempts = claimed.attempts + 1;
         let (state, next_at) = if outcome.result.delivered() {
-            (status::DELIVERED, claimed.next_attempt_at_ms)
+            (DeliveryStatus::Delivered, claimed.next_attempt_at_ms)
         } else {
             let delay = retry_delay(core.config.webhook_retry_base, attempts, &mut rand::rng());
             let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
             let age_limit = outcome.event.created_at
                 + chrono::Duration::from_std(core.config.webhook_retry_max_age).unwrap_or_default();
             if next > age_limit {
-                (status::FAILED, claimed.next_attempt_at_ms)
+                (DeliveryStatus::Failed, claimed.next_attempt_at_ms)
             } else {
-                (status::PENDING, next.timestamp_millis())
+                (DeliveryStatus::Pending, next.timestamp_millis())
             }
         };
         let mut update = webhook_delivery::Entity::update_many()
@@ -212,7 +212,7 @@ async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Re
             .col_expr(webhook_delivery::Column::Attempts, Expr::value(attempts))
             .col_expr(webhook_delivery::Column::NextAttemptAtMs, Expr::value(next_at))
             .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None));
-        if state == status::DELIVERED {
+        if state == DeliveryStatus::Delivered {
             update = update.col_expr(webhook_delivery::Column::DeliveredAt, Expr::value(Some(now)));
         }
         let updated = update
@@ -228,7 +228,11 @@ async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Re
     Ok(())
 }
 
-async fn close(db: &DatabaseConnection, claimed: &webhook_delivery::Model, state: &str) -> Result<(), CoreError> {
+async fn close(
+    db: &DatabaseConnection,
+    claimed: &webhook_delivery::Model,
+    state: DeliveryStatus,
+) -> Result<(), CoreError> {
     webhook_delivery::Entity::update_many()
         .col_expr(webhook_delivery::Column::Status, Expr::value(state))
         .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None))

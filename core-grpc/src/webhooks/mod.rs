@@ -19,8 +19,8 @@ use sea_orm::{
 
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
-use crate::events::kind;
-use crate::outbox::{self, endpoint_status as status};
+use crate::events::EventType;
+use crate::outbox::{self, EndpointStatus};
 
 /// A new signing secret: `whsec_` + 32 base62 characters.
 pub fn generate_secret() -> String {
@@ -151,10 +151,10 @@ pub async fn check_url(url: &str, sandbox: bool, purpose: UrlCheck) -> Result<re
 pub fn parse_event_types(events: &[String]) -> Result<Vec<String>, CoreError> {
     let mut out: Vec<String> = Vec::new();
     for (index, event) in events.iter().enumerate() {
-        if !kind::ALL.contains(&event.as_str()) {
+        if EventType::parse(event).is_none() {
             return Err(CoreError::invalid(
                 format!("events.{index}"),
-                format!("Unknown event type '{event}'; known types: {}.", kind::ALL.join(", ")),
+                format!("Unknown event type '{event}'; known types: {}.", crate::events::event_type_list()),
             ));
         }
         if !out.contains(event) {
@@ -180,7 +180,7 @@ pub async fn create_endpoint(
         url: Set(url.to_string()),
         events: Set(events.join(",")),
         secret: Set(generate_secret()),
-        status: Set(status::ENABLED.to_string()),
+        status: Set(EndpointStatus::Enabled),
         created_at: Set(time::now()),
         deleted_at: Set(None),
     };
@@ -195,7 +195,7 @@ pub async fn list_endpoints(
 ) -> Result<(Vec<webhook_endpoint::Model>, u64), CoreError> {
     let query = webhook_endpoint::Entity::find()
         .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(status::ENABLED));
+        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled));
     let total = query.clone().count(db).await?;
     let found = query.order_by_asc(webhook_endpoint::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
     Ok((found, total))
@@ -211,12 +211,12 @@ pub async fn delete_endpoint(
     let id = parse_id(IdKind::WebhookEndpoint, endpoint_id).ok_or_else(not_found)?;
     let found = webhook_endpoint::Entity::find_by_id(id)
         .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(status::ENABLED))
+        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
         .one(db)
         .await?
         .ok_or_else(not_found)?;
     let mut deleted: webhook_endpoint::ActiveModel = found.into();
-    deleted.status = Set(status::DELETED.to_string());
+    deleted.status = Set(EndpointStatus::Deleted);
     deleted.deleted_at = Set(Some(time::now()));
     let deleted = deleted.update(db).await?;
     outbox::cancel_for_endpoint(db, &deleted.id).await?;
