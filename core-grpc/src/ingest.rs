@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use chrono::{Days, NaiveDate};
 use entities::{connection, job, transaction};
+use sail_api::pb;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
@@ -28,24 +29,16 @@ pub const MAX_BATCH: usize = 500;
 /// Active ISO 4217 currency codes.
 pub const ISO_4217: &str = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL";
 
-/// One pushed transaction as a transport delivers it.
-#[derive(Debug, Clone, Default)]
-pub struct RawTransaction {
-    pub external_transaction_id: String,
-    pub date: String,
-    pub amount: f64,
-    pub description: String,
-    pub merchant_name: Option<String>,
-    pub mcc: Option<String>,
-    pub currency: Option<String>,
-}
-
 fn field(index: usize, name: &str) -> String {
     format!("transactions.{index}.{name}")
 }
 
 /// Validates one pushed transaction (spec §2.7), naming `transactions.N.field`.
-pub fn parse_transaction(index: usize, raw: RawTransaction, today: NaiveDate) -> Result<NewTransaction, CoreError> {
+pub fn parse_transaction(
+    index: usize,
+    raw: pb::PushedTransaction,
+    today: NaiveDate,
+) -> Result<NewTransaction, CoreError> {
     let id = raw.external_transaction_id;
     if id.trim().is_empty() {
         return Err(CoreError::invalid(
@@ -122,7 +115,7 @@ pub fn parse_transaction(index: usize, raw: RawTransaction, today: NaiveDate) ->
 }
 
 /// Validates a whole batch: 1 to 500 transactions, each valid.
-pub fn parse_batch(raw: Vec<RawTransaction>, today: NaiveDate) -> Result<Vec<NewTransaction>, CoreError> {
+pub fn parse_batch(raw: Vec<pb::PushedTransaction>, today: NaiveDate) -> Result<Vec<NewTransaction>, CoreError> {
     if raw.is_empty() {
         return Err(CoreError::invalid("transactions", "transactions must hold at least one transaction."));
     }
@@ -258,8 +251,8 @@ mod tests {
         NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()
     }
 
-    fn raw() -> RawTransaction {
-        RawTransaction {
+    fn raw() -> pb::PushedTransaction {
+        pb::PushedTransaction {
             external_transaction_id: "t1".into(),
             date: "2026-11-20".into(),
             amount: 12.34,
@@ -280,27 +273,28 @@ mod tests {
         let parsed = parse_batch(vec![raw()], today()).unwrap();
         assert_eq!(parsed[0].amount_minor, 1234);
         assert_eq!(parsed[0].currency, "USD");
-        let lower = parse_batch(vec![RawTransaction { currency: Some("eur".into()), ..raw() }], today()).unwrap();
+        let lower =
+            parse_batch(vec![pb::PushedTransaction { currency: Some("eur".into()), ..raw() }], today()).unwrap();
         assert_eq!(lower[0].currency, "EUR");
     }
 
     #[test]
     fn each_rule_names_its_field() {
-        let one = |t: RawTransaction| param(parse_batch(vec![raw(), t], today()));
+        let one = |t: pb::PushedTransaction| param(parse_batch(vec![raw(), t], today()));
         assert_eq!(
-            one(RawTransaction { external_transaction_id: " ".into(), ..raw() }),
+            one(pb::PushedTransaction { external_transaction_id: " ".into(), ..raw() }),
             "transactions.1.external_transaction_id"
         );
-        assert_eq!(one(RawTransaction { date: "2026-02-30".into(), ..raw() }), "transactions.1.date");
-        assert_eq!(one(RawTransaction { date: "2026-12-25".into(), ..raw() }), "transactions.1.date");
-        assert_eq!(one(RawTransaction { amount: 0.0, ..raw() }), "transactions.1.amount");
-        assert_eq!(one(RawTransaction { amount: -5.0, ..raw() }), "transactions.1.amount");
-        assert_eq!(one(RawTransaction { amount: 1.005, ..raw() }), "transactions.1.amount");
-        assert_eq!(one(RawTransaction { description: "".into(), ..raw() }), "transactions.1.description");
-        assert_eq!(one(RawTransaction { mcc: Some("591".into()), ..raw() }), "transactions.1.mcc");
-        assert_eq!(one(RawTransaction { mcc: Some("59a2".into()), ..raw() }), "transactions.1.mcc");
-        assert_eq!(one(RawTransaction { currency: Some("XYZ".into()), ..raw() }), "transactions.1.currency");
-        assert_eq!(one(RawTransaction { currency: Some("US".into()), ..raw() }), "transactions.1.currency");
+        assert_eq!(one(pb::PushedTransaction { date: "2026-02-30".into(), ..raw() }), "transactions.1.date");
+        assert_eq!(one(pb::PushedTransaction { date: "2026-12-25".into(), ..raw() }), "transactions.1.date");
+        assert_eq!(one(pb::PushedTransaction { amount: 0.0, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(pb::PushedTransaction { amount: -5.0, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(pb::PushedTransaction { amount: 1.005, ..raw() }), "transactions.1.amount");
+        assert_eq!(one(pb::PushedTransaction { description: "".into(), ..raw() }), "transactions.1.description");
+        assert_eq!(one(pb::PushedTransaction { mcc: Some("591".into()), ..raw() }), "transactions.1.mcc");
+        assert_eq!(one(pb::PushedTransaction { mcc: Some("59a2".into()), ..raw() }), "transactions.1.mcc");
+        assert_eq!(one(pb::PushedTransaction { currency: Some("XYZ".into()), ..raw() }), "transactions.1.currency");
+        assert_eq!(one(pb::PushedTransaction { currency: Some("US".into()), ..raw() }), "transactions.1.currency");
     }
 
     #[test]

@@ -56,20 +56,25 @@ fn new_delivery(
     }
 }
 
-/// Writes a delivery of `event` to each of its partner's endpoints that
-/// subscribe to its type, with the caller's connection.
-async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
+/// The partner's enabled endpoints that subscribe to `event`'s type.
+async fn subscribers(
+    db: &impl ConnectionTrait,
+    event: &event::Model,
+) -> Result<Vec<webhook_endpoint::Model>, CoreError> {
     let endpoints = webhook_endpoint::Entity::find()
         .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
         .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
         .all(db)
         .await?;
+    Ok(endpoints.into_iter().filter(|endpoint| subscribes(endpoint, event.r#type)).collect())
+}
+
+/// Writes a delivery of `event` to each of its partner's endpoints that
+/// subscribe to its type, with the caller's connection.
+async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
     let now = time::now();
-    let rows: Vec<webhook_delivery::ActiveModel> = endpoints
-        .iter()
-        .filter(|endpoint| subscribes(endpoint, event.r#type))
-        .map(|endpoint| new_delivery(event, endpoint, now))
-        .collect();
+    let rows: Vec<webhook_delivery::ActiveModel> =
+        subscribers(db, event).await?.iter().map(|endpoint| new_delivery(event, endpoint, now)).collect();
     let count = rows.len();
     if count > 0 {
         webhook_delivery::Entity::insert_many(rows).exec_without_returning(db).await?;
@@ -94,14 +99,9 @@ pub async fn redeliver_event(
 }
 
 async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
-    let endpoints = webhook_endpoint::Entity::find()
-        .filter(webhook_endpoint::Column::PartnerId.eq(&event.partner_id))
-        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
-        .all(db)
-        .await?;
     let now = time::now();
     let mut count = 0;
-    for endpoint in endpoints.iter().filter(|e| subscribes(e, event.r#type)) {
+    for endpoint in subscribers(db, event).await? {
         let existing = webhook_delivery::Entity::find()
             .filter(webhook_delivery::Column::EventId.eq(&event.id))
             .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
@@ -116,7 +116,7 @@ async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<us
                 again.update(db).await?;
             }
             None => {
-                new_delivery(event, endpoint, now).insert(db).await?;
+                new_delivery(event, &endpoint, now).insert(db).await?;
             }
         }
         count += 1;

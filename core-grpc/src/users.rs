@@ -2,6 +2,7 @@
 //! calling partner; another partner's user is indistinguishable from none.
 
 use entities::user;
+use sail_api::pb;
 use sea_orm::SqlErr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
@@ -54,25 +55,13 @@ pub fn text(param: &str, value: Option<String>, max: usize) -> Result<Option<Str
     }
 }
 
-/// The raw fields of a create-user request, as any transport delivers them.
-#[derive(Debug, Clone, Default)]
-pub struct NewUserFields {
-    pub external_user_id: String,
-    pub email: Option<String>,
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub phone: Option<String>,
-    pub street: Option<String>,
-    pub city: Option<String>,
-    pub state: Option<String>,
-    pub zip: Option<String>,
-    pub country: Option<String>,
-}
+impl TryFrom<pb::CreateUserRequest> for NewUser {
+    type Error = CoreError;
 
-impl NewUser {
     /// Validates every field of spec §4.2; the error names the first bad one.
-    pub fn parse(fields: NewUserFields) -> Result<NewUser, CoreError> {
-        let external_user_id = fields.external_user_id;
+    fn try_from(request: pb::CreateUserRequest) -> Result<NewUser, CoreError> {
+        let address = request.address.unwrap_or_default();
+        let external_user_id = request.external_user_id;
         if external_user_id.trim().is_empty() {
             return Err(CoreError::invalid("external_user_id", "external_user_id is required."));
         }
@@ -81,31 +70,31 @@ impl NewUser {
         }
         // Email and phone are taken exactly as sent (no trimming), so the
         // rule is the one the OpenAPI document states.
-        let email = fields
+        let email = request
             .email
             .map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string())))
             .transpose()?;
-        let phone = match fields.phone {
+        let phone = match request.phone {
             Some(p) if p.chars().count() > 32 => {
                 return Err(CoreError::invalid("phone", "phone must be at most 32 characters."));
             }
             Some(p) => Some(Phone::parse(&p).map_err(|err| CoreError::invalid("phone", err.to_string()))?),
             None => None,
         };
-        let country = text("address.country", fields.country, 2)?
+        let country = text("address.country", address.country, 2)?
             .map(|c| CountryCode::parse(&c).map_err(|err| CoreError::invalid("address.country", err.to_string())))
             .transpose()?;
         Ok(NewUser {
             external_user_id,
             email,
-            first_name: text("first_name", fields.first_name, 255)?,
-            last_name: text("last_name", fields.last_name, 255)?,
+            first_name: text("first_name", request.first_name, 255)?,
+            last_name: text("last_name", request.last_name, 255)?,
             phone,
             address: Address {
-                street: text("address.street", fields.street, 255)?,
-                city: text("address.city", fields.city, 255)?,
-                state: text("address.state", fields.state, 64)?,
-                zip: text("address.zip", fields.zip, 16)?,
+                street: text("address.street", address.street, 255)?,
+                city: text("address.city", address.city, 255)?,
+                state: text("address.state", address.state, 64)?,
+                zip: text("address.zip", address.zip, 16)?,
                 country,
             },
         })
@@ -176,8 +165,12 @@ pub async fn list_users(
 mod tests {
     use super::*;
 
-    fn fields() -> NewUserFields {
-        NewUserFields { external_user_id: "p-1".into(), ..Default::default() }
+    fn fields() -> pb::CreateUserRequest {
+        pb::CreateUserRequest { external_user_id: "p-1".into(), ..Default::default() }
+    }
+
+    fn address(address: pb::Address) -> pb::CreateUserRequest {
+        pb::CreateUserRequest { address: Some(address), ..fields() }
     }
 
     fn param_of(result: Result<NewUser, CoreError>) -> String {
@@ -189,23 +182,32 @@ mod tests {
 
     #[test]
     fn minimal_user_parses() {
-        assert_eq!(NewUser::parse(fields()).unwrap().external_user_id, "p-1");
+        assert_eq!(NewUser::try_from(fields()).unwrap().external_user_id, "p-1");
     }
 
     #[test]
     fn each_bad_field_is_named() {
         assert_eq!(
-            param_of(NewUser::parse(NewUserFields { external_user_id: " ".into(), ..fields() })),
+            param_of(NewUser::try_from(pb::CreateUserRequest { external_user_id: " ".into(), ..fields() })),
             "external_user_id"
         );
-        assert_eq!(param_of(NewUser::parse(NewUserFields { email: Some("nope".into()), ..fields() })), "email");
-        assert_eq!(param_of(NewUser::parse(NewUserFields { phone: Some("x".into()), ..fields() })), "phone");
         assert_eq!(
-            param_of(NewUser::parse(NewUserFields { country: Some("USA".into()), ..fields() })),
+            param_of(NewUser::try_from(pb::CreateUserRequest { email: Some("nope".into()), ..fields() })),
+            "email"
+        );
+        assert_eq!(param_of(NewUser::try_from(pb::CreateUserRequest { phone: Some("x".into()), ..fields() })), "phone");
+        assert_eq!(
+            param_of(NewUser::try_from(address(pb::Address { country: Some("USA".into()), ..Default::default() }))),
             "address.country"
         );
-        assert_eq!(param_of(NewUser::parse(NewUserFields { first_name: Some("".into()), ..fields() })), "first_name");
-        assert_eq!(param_of(NewUser::parse(NewUserFields { zip: Some("1".repeat(17)), ..fields() })), "address.zip");
+        assert_eq!(
+            param_of(NewUser::try_from(pb::CreateUserRequest { first_name: Some("".into()), ..fields() })),
+            "first_name"
+        );
+        assert_eq!(
+            param_of(NewUser::try_from(address(pb::Address { zip: Some("1".repeat(17)), ..Default::default() }))),
+            "address.zip"
+        );
     }
 
     #[test]

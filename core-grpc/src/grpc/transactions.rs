@@ -9,7 +9,7 @@ use crate::domain::{Page, time};
 use crate::expenses::{self, ExpenseFilter, StoredItemResult, parse_date, parse_status};
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::ingest::{self, RawTransaction};
+use crate::ingest;
 use crate::jobs::{self, JobKind};
 use crate::state::Core;
 
@@ -82,20 +82,7 @@ impl Transactions for TransactionsService {
         let req = request.into_inner();
         let method = "/sail.v1.Transactions/PushTransactions";
         let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
-            let raw = req
-                .transactions
-                .iter()
-                .map(|t| RawTransaction {
-                    external_transaction_id: t.external_transaction_id.clone(),
-                    date: t.date.clone(),
-                    amount: t.amount,
-                    description: t.description.clone(),
-                    merchant_name: t.merchant_name.clone(),
-                    mcc: t.mcc.clone(),
-                    currency: t.currency.clone(),
-                })
-                .collect();
-            let batch = ingest::parse_batch(raw, time::now().date_naive())?;
+            let batch = ingest::parse_batch(req.transactions.clone(), time::now().date_naive())?;
             let queued =
                 ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
             Ok(pb::PushTransactionsResponse {

@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::idempotency;
-use crate::users::{self, NewUser, NewUserFields};
+use crate::users::{self, NewUser};
 
 pub struct UsersService {
     pub db: DatabaseConnection,
@@ -45,19 +45,7 @@ impl Users for UsersService {
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let reply = idempotency::once(&self.db, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
-            let address = req.address.clone().unwrap_or_default();
-            let new = NewUser::parse(NewUserFields {
-                external_user_id: req.external_user_id.clone(),
-                email: req.email.clone(),
-                first_name: req.first_name.clone(),
-                last_name: req.last_name.clone(),
-                phone: req.phone.clone(),
-                street: address.street,
-                city: address.city,
-                state: address.state,
-                zip: address.zip,
-                country: address.country,
-            })?;
+            let new = NewUser::try_from(req.clone())?;
             Ok(user_to_pb(users::create_user(&self.db, &caller.partner_id, new).await?))
         })
         .await?;
