@@ -4,9 +4,7 @@
 //! the same core and database. Run: `cargo bench --bench gateway_overhead`
 //! (set SAIL_TEST_DATABASE_URL to measure on PostgreSQL).
 
-#[path = "../tests/api/helpers.rs"]
-#[allow(dead_code)]
-mod helpers;
+use sail_test_support as helpers;
 
 use std::time::{Duration, Instant};
 

@@ -6,9 +6,7 @@
 //! Run: `cargo bench --bench ingestion_throughput` (SQLite), and with
 //! `SAIL_TEST_DATABASE_URL=postgres://…` for PostgreSQL. Target: ≥ 50%.
 
-#[path = "../tests/api/helpers.rs"]
-#[allow(dead_code)]
-mod helpers;
+use sail_test_support as helpers;
 
 use std::time::{Duration, Instant};
 

@@ -5,9 +5,7 @@
 //! Run: `cargo bench --bench webhook_delivery` (SAIL_TEST_DATABASE_URL for
 //! PostgreSQL).
 
-#[path = "../tests/api/helpers.rs"]
-#[allow(dead_code)]
-mod helpers;
+use sail_test_support as helpers;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

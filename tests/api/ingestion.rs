@@ -52,16 +52,7 @@ pub async fn push(
 
 /// Polls a job until it is completed (or failed).
 pub async fn wait_for_job(app: &TestApp, key: &str, job_id: &str) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let reply = app.get(key, &format!("/jobs/{job_id}")).await;
-        assert_eq!(reply.status, 200, "{}", reply.body);
-        if reply.body["status"] == "completed" || reply.body["status"] == "failed" {
-            return reply.body;
-        }
-        assert!(std::time::Instant::now() < deadline, "job still {}", reply.body);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    app.wait_for_job(key, job_id).await
 }
 
 #[tokio::test]

@@ -3,7 +3,10 @@
 //! PostgreSQL database when `SAIL_TEST_DATABASE_URL` is a postgres:// URL) and
 //! talks HTTP to the gateway, which talks gRPC to the core.
 
-mod helpers;
+/// The shared test support, under the name the suite has always used.
+mod helpers {
+    pub use sail_test_support::*;
+}
 
 mod accounts;
 mod connections;

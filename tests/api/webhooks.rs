@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, StatusCode};
 use core_grpc::CoreConfig;
 use serde_json::{Value, json};
 
-use crate::helpers::{Options, TestApp};
+use crate::helpers::{Options, TestApp, eventually};
 use crate::ingestion::{push, setup, tx, wait_for_job};
 
 /// One request the receiver got.
@@ -70,15 +70,12 @@ impl Receiver {
 
     /// Waits until at least `n` requests arrived.
     pub async fn wait_for(&self, n: usize) -> Vec<Received> {
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        loop {
+        let what = format!("the receiver to get {n} requests");
+        eventually(&what, Duration::from_secs(20), || async {
             let got = self.received();
-            if got.len() >= n {
-                return got;
-            }
-            assert!(std::time::Instant::now() < deadline, "the receiver got {} of {n} requests", got.len());
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+            (got.len() >= n).then_some(got)
+        })
+        .await
     }
 }
 
@@ -128,16 +125,13 @@ async fn endpoint(app: &TestApp, key: &str, url: &str, events: Option<Value>) ->
 
 /// Waits until GET /events/{id} shows every delivery settled.
 async fn settled_event(app: &TestApp, key: &str, event_id: &str) -> Value {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
+    eventually("every delivery to settle", Duration::from_secs(20), || async {
         let event = app.get(key, &format!("/events/{event_id}")).await.body;
         let deliveries = event["deliveries"].as_array().unwrap();
-        if !deliveries.is_empty() && deliveries.iter().all(|d| d["status"] != "pending") {
-            return event;
-        }
-        assert!(std::time::Instant::now() < deadline, "deliveries still pending: {event}");
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
+        let settled = !deliveries.is_empty() && deliveries.iter().all(|d| d["status"] != "pending");
+        settled.then_some(event)
+    })
+    .await
 }
 
 #[tokio::test]
@@ -228,11 +222,11 @@ async fn a_receiver_down_across_a_restart_still_gets_the_event() {
     let events = app.get(&key, "/events").await.body;
     let event_id = events["data"][0]["id"].as_str().unwrap().to_string();
     // It fails while nobody listens.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while app.get(&key, &format!("/events/{event_id}")).await.body["delivery_attempts"].as_array().unwrap().is_empty() {
-        assert!(std::time::Instant::now() < deadline);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually("a failed attempt", Duration::from_secs(10), || async {
+        let event = app.get(&key, &format!("/events/{event_id}")).await.body;
+        (!event["delivery_attempts"].as_array().unwrap().is_empty()).then_some(())
+    })
+    .await;
 
     app.crash_core();
     let receiver = Receiver::start_on(port, 0).await;

@@ -1,4 +1,9 @@
-//! `TestApp`: a core and a gateway on port 0 over their own fresh database.
+//! Test support for the integration suite (`tests/api`), the CLI tests and
+//! the benchmarks: [`TestDb`], a database of a test's own (a temp SQLite file,
+//! or a fresh PostgreSQL database when `SAIL_TEST_DATABASE_URL` names a
+//! server); [`TestApp`], a real core and gateway on port 0 over it;
+//! [`Reply`], a response with its JSON; and [`eventually`], the one polling
+//! loop every wait uses.
 
 use std::sync::Once;
 use std::time::Duration;
@@ -298,16 +303,25 @@ impl TestApp {
 
     /// Polls a connection until it has left `aggregating`.
     pub async fn wait_for_connection(&self, key: &str, user_id: &str, connection_id: &str) -> Value {
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        loop {
-            let reply = self.get(key, &format!("/users/{user_id}/connections/{connection_id}")).await;
+        let path = format!("/users/{user_id}/connections/{connection_id}");
+        eventually("the connection to leave aggregating", Duration::from_secs(20), || async {
+            let reply = self.get(key, &path).await;
             assert_eq!(reply.status, 200, "{}", reply.body);
-            if reply.body["status"] != "aggregating" {
-                return reply.body;
-            }
-            assert!(std::time::Instant::now() < deadline, "still aggregating: {}", reply.body);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+            (reply.body["status"] != "aggregating").then_some(reply.body)
+        })
+        .await
+    }
+
+    /// Polls a job until it is completed (or failed).
+    pub async fn wait_for_job(&self, key: &str, job_id: &str) -> Value {
+        let path = format!("/jobs/{job_id}");
+        eventually("the job to finish", Duration::from_secs(30), || async {
+            let reply = self.get(key, &path).await;
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            let done = reply.body["status"] == "completed" || reply.body["status"] == "failed";
+            done.then_some(reply.body)
+        })
+        .await
     }
 }
 
@@ -347,5 +361,22 @@ impl Reply {
             None => assert!(error["param"].is_null(), "{}", self.body),
         }
         assert_eq!(self.body.as_object().map(|o| o.len()), Some(1), "only `error` at the top: {}", self.body);
+    }
+}
+
+/// Polls `check` until it returns `Some`, and returns that; panics naming
+/// `what` once `timeout` has passed. The one wait loop of the test suite.
+pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Some(done) = check().await {
+            return done;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
