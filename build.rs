@@ -56,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".sail.v1.Event.data",
             "#[serde(serialize_with = \"crate::json::raw\", deserialize_with = \"crate::json::raw_text\")]",
         );
-    // Spec §2.2: `balance` is present only when the connection has the
+    // The Account resource: `balance` is present only when the connection has the
     // benefit_account product, so it is left out rather than null; a
     // webhook secret is shown once and absent from every other response.
     for field in openapi::SKIPPED_WHEN_EMPTY {

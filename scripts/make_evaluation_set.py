@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds the labelled evaluation set for the adjudication engine from the
-reference data in data/ (a verbatim copy of ../shared/data).
+reference data in data/ (see data/PROVENANCE.md).
 
 Every label comes from the data, never from the engine:
 - data/descriptors.csv: each raw descriptor with its expected outcome, as
@@ -13,7 +13,7 @@ Every label comes from the data, never from the engine:
 - data/mcc_medical.csv: each merchant category code's default outcome, for
   local businesses that only the code identifies.
 
-Deterministic (fixed seed). Writes core-grpc/tests/data/evaluation_set.csv.
+Deterministic (fixed seed). Writes engine/tests/data/evaluation_set.csv.
 Run: python3 scripts/make_evaluation_set.py
 """
 import csv
@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
-OUT = ROOT / "core-grpc" / "tests" / "data" / "evaluation_set.csv"
+OUT = ROOT / "engine" / "tests" / "data" / "evaluation_set.csv"
 
 rng = random.Random(20261122)
 CITIES = [("AUSTIN", "TX"), ("DENVER", "CO"), ("CHICAGO", "IL"), ("PORTLAND", "OR"), ("BOSTON", "MA"),

@@ -1,4 +1,4 @@
-//! The error vocabulary of the contract (decisions §3): each code, its HTTP
+//! The error vocabulary of the contract (docs/contract.md#errors): each code, its HTTP
 //! status and gRPC code, and how code and `param` travel inside a gRPC status
 //! as `google.rpc` details (`ErrorInfo` with the upper-case reason in domain
 //! `sail.v1`, plus a `BadRequest` field violation for `invalid_request`).
@@ -28,7 +28,7 @@ macro_rules! error_codes {
                 match self { $(ErrorCode::$variant => $wire,)* }
             }
 
-            /// The HTTP status decisions §3 assigns to this code.
+            /// The HTTP status docs/contract.md#errors assigns to this code.
             pub fn http_status(self) -> u16 {
                 match self { $(ErrorCode::$variant => $http,)* }
             }

@@ -1,4 +1,4 @@
-//! Commands and settings of decisions §1. Every flag has an environment
+//! Commands and settings of docs/contract.md#running. Every flag has an environment
 //! variable of the same name.
 
 use std::net::SocketAddr;

@@ -1,4 +1,4 @@
-//! Accounts behind a user's connections (spec §2.2, §4.3) and their detail
+//! Accounts behind a user's connections (the Account resource and ListAccounts in docs/openapi.json) and their detail
 //! record. Balances show only where the owning connection has the
 //! `benefit_account` product.
 
@@ -12,7 +12,7 @@ use crate::domain::{IdKind, Page, parse_id};
 use crate::error::CoreError;
 use crate::users;
 
-/// The account types of spec §2.2.
+/// The account types of the Account resource in docs/openapi.json.
 pub const ACCOUNT_TYPES: [&str; 6] = ["hsa", "fsa", "hra", "checking", "savings", "credit_card"];
 
 /// Validates an account-type filter.

@@ -1,4 +1,4 @@
-//! Partner accounts and API keys. Keys are issued outside the API (spec §5),
+//! Partner accounts and API keys. Keys are issued outside the API (docs/contract.md#keys-scopes-and-tenants),
 //! by Sail's own team through the `sail` binary, which calls these functions.
 
 use entities::{api_key, partner};

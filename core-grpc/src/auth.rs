@@ -107,7 +107,7 @@ pub fn check_scope(caller: &Caller, rule: &AccessRule) -> Result<(), CoreError> 
     }
 }
 
-/// Per-key token buckets (decisions §1: 100 rps, burst 200 by default). Each
+/// Per-key token buckets (docs/contract.md#running: 100 rps, burst 200 by default). Each
 /// core process keeps its own buckets.
 pub struct RateLimits {
     limiter: Option<DefaultKeyedRateLimiter<String>>,

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-/// How long one webhook delivery attempt may take (decisions §6).
+/// How long one webhook delivery attempt may take (docs/contract.md#webhooks-and-events).
 pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What a running core needs to know beyond its database.

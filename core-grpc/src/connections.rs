@@ -1,5 +1,5 @@
 //! Connections of a user to data sources: the kinds, states and products of
-//! spec §2.4, creation of customer-managed `external` connections, reading and
+//! the Connection resource in docs/openapi.json, creation of customer-managed `external` connections, reading and
 //! disconnecting. Provider-managed kinds are linked by `sandbox` (and later by
 //! hosted sessions), through [`link_provider_connection`].
 
@@ -19,7 +19,7 @@ pub use entities::enums::{ConnectionStatus, ConnectionType};
 pub trait ConnectionTypeRules {
     /// The products a provider connection of this kind carries.
     fn products(self) -> &'static [Product];
-    /// The key scope that links (or reconnects) this kind (decisions §4).
+    /// The key scope that links (or reconnects) this kind (docs/contract.md#keys-scopes-and-tenants).
     fn linking_scope(self) -> crate::domain::Scope;
 }
 
@@ -101,7 +101,7 @@ pub struct NewExternalConnection {
 }
 
 impl NewExternalConnection {
-    /// Spec §4.4: type must be `external`, a label is required, products may
+    /// CreateConnection (docs/openapi.json): type must be `external`, a label is required, products may
     /// only be `expenses` (empty means the default).
     pub fn parse(kind: &str, provider_label: &str, products: &[String]) -> Result<Self, CoreError> {
         if kind != ConnectionType::External.as_str() {

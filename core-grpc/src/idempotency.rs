@@ -1,4 +1,4 @@
-//! `Idempotency-Key` on every write (decisions §2): the same key with the same
+//! `Idempotency-Key` on every write (docs/contract.md#wire-conventions): the same key with the same
 //! request replays the first success for 24 hours; with another request it is
 //! `409 idempotency_key_reused`. The key is reserved before the operation
 //! runs, so a concurrent duplicate is refused rather than run twice. Failures

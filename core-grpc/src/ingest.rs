@@ -1,4 +1,4 @@
-//! Transaction ingestion (spec §4.5, decisions §7): a partner pushes up to
+//! Transaction ingestion (PushTransactions in docs/openapi.json, docs/contract.md#ingestion-jobs-and-expenses): a partner pushes up to
 //! 500 purchases to an `external` connection. The validated batch is the
 //! payload of its job, committed before the `202`, so nothing accepted is
 //! ever lost. A worker then adjudicates the batch in memory and writes each
@@ -23,7 +23,7 @@ use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
 use sail_engine::Engine;
 
-/// At most this many transactions per push (spec §8).
+/// At most this many transactions per push (docs/contract.md#wire-conventions).
 pub const MAX_BATCH: usize = 500;
 
 /// Active ISO 4217 currency codes.
@@ -33,7 +33,7 @@ fn field(index: usize, name: &str) -> String {
     format!("transactions.{index}.{name}")
 }
 
-/// Validates one pushed transaction (spec §2.7), naming `transactions.N.field`.
+/// Validates one pushed transaction (the PushedTransaction schema in docs/openapi.json), naming `transactions.N.field`.
 pub fn parse_transaction(
     index: usize,
     raw: pb::PushedTransaction,

@@ -58,7 +58,7 @@ pub fn text(param: &str, value: Option<String>, max: usize) -> Result<Option<Str
 impl TryFrom<pb::CreateUserRequest> for NewUser {
     type Error = CoreError;
 
-    /// Validates every field of spec §4.2; the error names the first bad one.
+    /// Validates every field of CreateUser in docs/openapi.json; the error names the first bad one.
     fn try_from(request: pb::CreateUserRequest) -> Result<NewUser, CoreError> {
         let address = request.address.unwrap_or_default();
         let external_user_id = request.external_user_id;

@@ -1,4 +1,4 @@
-//! Idempotency keys (decisions §2): a partner's key, what it was first used
+//! Idempotency keys (docs/contract.md#wire-conventions): a partner's key, what it was first used
 //! for, and the response to replay for 24 hours.
 
 use sea_orm_migration::{prelude::*, schema::*};

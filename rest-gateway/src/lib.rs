@@ -30,7 +30,7 @@ pub static REQUEST_ID: HeaderName = HeaderName::from_static("request-id");
 /// Settings of a gateway.
 #[derive(Debug, Clone)]
 pub struct GatewayConfig {
-    /// Largest accepted request body (decisions §1: 2 MiB).
+    /// Largest accepted request body (docs/contract.md#running: 2 MiB).
     pub max_body_bytes: usize,
     /// A request still unanswered after this gets an `internal_error`.
     pub request_timeout: Duration,

@@ -1,4 +1,4 @@
-//! `Idempotency-Key` on POST (decisions §2): the same key and body replays
+//! `Idempotency-Key` on POST (docs/contract.md#wire-conventions): the same key and body replays
 //! the first response; another body is `409 idempotency_key_reused`.
 
 use serde_json::{Value, json};

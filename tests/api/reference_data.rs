@@ -1,5 +1,5 @@
 //! The checked-in `data/` must stay a verbatim copy of the team's reference
-//! data in `../shared/data/` whenever that folder is present.
+//! data, the team's shared copy beside the checkout, whenever it is present.
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! `/users`: creation with every §4.2 field, listing with filters and
+//! `/users`: creation with every field of CreateUser, listing with filters and
 //! pagination edges, reading, and tenant isolation.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Contact fields of a user profile (spec §4.2): email, phone, country.
+//! Contact fields of a user profile (CreateUser in docs/openapi.json): email, phone, country.
 
 use std::fmt;
 

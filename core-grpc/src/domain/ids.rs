@@ -1,5 +1,5 @@
 //! Resource ids: a type prefix plus a UUIDv7 in lower-case hex without dashes
-//! (decisions §2). UUIDv7 sorts by creation time, so ids order lists too.
+//! (docs/contract.md#wire-conventions). UUIDv7 sorts by creation time, so ids order lists too.
 
 use uuid::Uuid;
 

@@ -1,5 +1,5 @@
 //! Money: stored in integer minor units, sent as a JSON number with at most
-//! two decimals (decisions §2).
+//! two decimals (docs/contract.md#wire-conventions).
 
 /// Minor units (cents) to the wire's decimal number.
 pub fn to_major(minor: i64) -> f64 {

@@ -1,4 +1,4 @@
-//! List pagination (decisions §2): `limit` 1..=100, default 25; `offset` ≥ 0.
+//! List pagination (docs/contract.md#wire-conventions): `limit` 1..=100, default 25; `offset` ≥ 0.
 
 use crate::error::CoreError;
 

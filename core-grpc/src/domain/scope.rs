@@ -1,4 +1,4 @@
-//! API key scopes (spec §5) and the rule that a `token_admin` key holds no
+//! API key scopes (docs/contract.md#keys-scopes-and-tenants) and the rule that a `token_admin` key holds no
 //! other scope.
 
 use std::collections::BTreeSet;

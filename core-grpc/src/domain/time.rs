@@ -1,4 +1,4 @@
-//! Wire form of instants: RFC 3339, UTC, with `Z` (decisions §2).
+//! Wire form of instants: RFC 3339, UTC, with `Z` (docs/contract.md#wire-conventions).
 
 use chrono::{DateTime, SecondsFormat, Utc};
 

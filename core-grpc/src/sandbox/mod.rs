@@ -1,4 +1,4 @@
-//! The sandbox providers (decisions §8): card issuers, the stores of the
+//! The sandbox providers (docs/contract.md#hosted-sessions-and-the-sandbox): card issuers, the stores of the
 //! merchant directory and the administrators of the administrator directory,
 //! behaving from the outside like real ones. Linking creates an `aggregating`
 //! connection and a durable sync job; the sync fills accounts or purchase
@@ -32,7 +32,7 @@ pub fn card_issuer_id(name: &str) -> String {
     sail_engine::reference::directory_id("fin_", name)
 }
 
-/// The sandbox credentials of decisions §8.
+/// The sandbox credentials of docs/contract.md#hosted-sessions-and-the-sandbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SandboxUser {
     /// Links successfully.

@@ -1,5 +1,5 @@
 //! Webhooks: partners' endpoints, signed deliveries of every event, retried
-//! with backoff until they land (decisions §6). Events reach endpoints
+//! with backoff until they land (docs/contract.md#webhooks-and-events). Events reach endpoints
 //! through a transactional outbox: `outbox::record` writes each delivery in
 //! the transaction that made the change, and delivery workers claim them
 //! through the same loop and lease as jobs.

@@ -1,4 +1,4 @@
-//! The webhook signature (decisions §6): `Sail-Signature: t=<unix seconds>,v1=<hex>`
+//! The webhook signature (docs/contract.md#webhooks-and-events): `Sail-Signature: t=<unix seconds>,v1=<hex>`
 //! where `v1` = HMAC-SHA256(secret, "<t>.<raw body>"). Receivers reject a `t`
 //! older than five minutes.
 
