@@ -4,7 +4,6 @@ use entities::{event, webhook_endpoint};
 use sail_api::pb::{self, events_server::Events, webhook_endpoints_server::WebhookEndpoints};
 use tonic::{Request, Response, Status};
 
-use crate::db::begin_write;
 use crate::domain::{Page, time};
 use crate::events;
 use crate::grpc::accept;
@@ -106,10 +105,9 @@ impl WebhookEndpoints for WebhooksService {
         request: Request<pb::DeleteWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
         let caller = accept(&request)?;
-        let txn = begin_write(&self.core.db).await.map_err(crate::CoreError::from)?;
         let deleted =
-            webhooks::delete_endpoint(&*txn, &caller.partner_id, &request.get_ref().webhook_endpoint_id).await?;
-        txn.commit().await.map_err(crate::CoreError::from)?;
+            webhooks::delete_endpoint(&self.core.db, &caller.partner_id, &request.get_ref().webhook_endpoint_id)
+                .await?;
         Ok(Response::new(endpoint_to_pb(deleted, false)))
     }
 }

@@ -13,10 +13,11 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use entities::webhook_endpoint;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set,
 };
 
+use crate::db::begin_write;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::events::EventType;
@@ -203,23 +204,25 @@ pub async fn list_endpoints(
 
 /// Deletes an endpoint: no further deliveries to it, pending ones included.
 pub async fn delete_endpoint(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     partner_id: &str,
     endpoint_id: &str,
 ) -> Result<webhook_endpoint::Model, CoreError> {
+    let txn = begin_write(db).await?;
     let not_found = || CoreError::not_found("webhook endpoint", "webhook_endpoint_id", endpoint_id);
     let id = parse_id(IdKind::WebhookEndpoint, endpoint_id).ok_or_else(not_found)?;
     let found = webhook_endpoint::Entity::find_by_id(id)
         .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
         .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
-        .one(db)
+        .one(&*txn)
         .await?
         .ok_or_else(not_found)?;
     let mut deleted: webhook_endpoint::ActiveModel = found.into();
     deleted.status = Set(EndpointStatus::Deleted);
     deleted.deleted_at = Set(Some(time::now()));
-    let deleted = deleted.update(db).await?;
-    outbox::cancel_for_endpoint(db, &deleted.id).await?;
+    let deleted = deleted.update(&*txn).await?;
+    outbox::cancel_for_endpoint(&*txn, &deleted.id).await?;
+    txn.commit().await?;
     Ok(deleted)
 }
 
