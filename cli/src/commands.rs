@@ -4,24 +4,56 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use core_grpc::domain::time;
 use core_grpc::{Core, CoreError, admin, db};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::settings::{Cli, Command, KeysCommand, PartnersCommand, Settings, WebhooksCommand};
+use clap::CommandFactory;
+
+use crate::database::{self, IfMissing};
+use crate::settings::{
+    Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat, OperatorDatabaseArgs,
+    PartnersCommand, WebhooksCommand, init_tracing,
+};
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
-    let settings = cli.settings;
     let result = match cli.command {
-        Command::Serve => serve(&settings, true, true, None).await,
-        Command::Core => serve(&settings, true, false, None).await,
-        Command::Gateway { core_url } => serve(&settings, false, true, Some(core_url)).await,
-        Command::Migrate => migrate(&settings).await.map(|_| ()),
-        Command::Partners(command) => partners(&settings, command).await,
-        Command::Keys(command) => keys(&settings, command).await,
+        Command::Serve { database, core, gateway, log } => {
+            init_tracing(log.log_format);
+            serve(Some((&database, &core)), Some(&gateway), None).await
+        }
+        Command::Core { database, core, log } => {
+            init_tracing(log.log_format);
+            serve(Some((&database, &core)), None, None).await
+        }
+        Command::Gateway { core_url, gateway, log } => {
+            init_tracing(log.log_format);
+            serve(None, Some(&gateway), Some(core_url)).await
+        }
+        Command::Migrate { database } => {
+            init_tracing(LogFormat::Text);
+            database::open(&database.database_url, IfMissing::Create).await.map(|_| ())
+        }
+        Command::Partners(command) => {
+            init_tracing(LogFormat::Text);
+            partners(command).await
+        }
+        Command::Keys(command) => {
+            init_tracing(LogFormat::Text);
+            keys(command).await
+        }
+        Command::Dev(DevCommand::Bootstrap { name, http_addr, json, database }) => {
+            init_tracing(LogFormat::Text);
+            bootstrap(&name, http_addr, json, &database).await
+        }
         Command::Openapi => {
             print!("{}", sail_api::OPENAPI_JSON);
+            return ExitCode::SUCCESS;
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "sail", &mut std::io::stdout());
             return ExitCode::SUCCESS;
         }
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
@@ -45,18 +77,19 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
                     ExitCode::from(2)
                 }
             }
+            // Printed once, with its causes, and nothing else.
             None => {
-                tracing::error!("{err:#}");
+                eprintln!("error: {err:#}");
                 ExitCode::FAILURE
             }
         },
     }
 }
 
-async fn migrate(settings: &Settings) -> anyhow::Result<db::DatabaseConnection> {
-    let db = db::connect(&settings.database_url).await.context("connecting to the database")?;
-    migration::apply(&db).await.context("applying migrations")?;
-    Ok(db)
+/// The database of an operator command: an existing one, or a new one with `--create`.
+async fn operator_db(args: &OperatorDatabaseArgs) -> anyhow::Result<db::DatabaseConnection> {
+    let if_missing = if args.create { IfMissing::Create } else { IfMissing::Refuse };
+    database::open(&args.database.database_url, if_missing).await
 }
 
 /// Resolves on SIGINT or SIGTERM.
@@ -88,9 +121,8 @@ fn connectable(addr: SocketAddr) -> SocketAddr {
 }
 
 async fn serve(
-    settings: &Settings,
-    with_core: bool,
-    with_gateway: bool,
+    core_args: Option<(&DatabaseArgs, &CoreArgs)>,
+    gateway_args: Option<&GatewayArgs>,
     core_url: Option<String>,
 ) -> anyhow::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -98,42 +130,47 @@ async fn serve(
         let _ = rx.wait_for(|stop| *stop).await;
     };
 
-    let http_listener = if with_gateway {
-        let listener =
-            TcpListener::bind(settings.http_addr).await.with_context(|| format!("binding {}", settings.http_addr))?;
-        Some(listener)
-    } else {
-        None
+    let http_listener = match gateway_args {
+        Some(gateway) => {
+            Some(TcpListener::bind(gateway.http_addr).await.with_context(|| format!("binding {}", gateway.http_addr))?)
+        }
+        None => None,
     };
     let http_addr = http_listener.as_ref().map(|l| l.local_addr()).transpose()?;
 
+    let mut banner = Banner::default();
     let mut tasks = tokio::task::JoinSet::new();
     let mut core_url = core_url;
-    if with_core {
-        let db = migrate(settings).await?;
+    if let Some((database, core_args)) = core_args {
+        let db = database::open(&database.database_url, IfMissing::Create).await?;
+        banner.database = Some(database::Target::parse(&database.database_url)?.describe());
         let listener =
-            TcpListener::bind(settings.grpc_addr).await.with_context(|| format!("binding {}", settings.grpc_addr))?;
+            TcpListener::bind(core_args.grpc_addr).await.with_context(|| format!("binding {}", core_args.grpc_addr))?;
         let grpc_addr = listener.local_addr()?;
-        let public_url = settings
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{}", connectable(http_addr.unwrap_or(settings.http_addr))));
-        let core = Core::new(db, settings.core_config(public_url)).context("building the core")?;
+        let public_url = core_args.public_url.clone().unwrap_or_else(|| {
+            format!("http://{}", connectable(http_addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)))))
+        });
+        let core = Core::new(db, core_args.core_config(public_url)).context("building the core")?;
         tracing::info!("listening grpc={grpc_addr}");
+        banner.grpc = Some(connectable(grpc_addr));
+        banner.sandbox = Some(core_args.sandbox);
         core_url.get_or_insert_with(|| format!("http://{}", connectable(grpc_addr)));
         let shutdown = stopped(stop_rx.clone());
         tasks.spawn(async move { core_grpc::run(listener, core, shutdown).await.map_err(anyhow::Error::from) });
     }
-    if let (Some(listener), Some(addr)) = (http_listener, http_addr) {
+    if let (Some(listener), Some(addr), Some(gateway)) = (http_listener, http_addr, gateway_args) {
         let url = core_url.clone().context("the gateway needs --core-url")?;
         let channel = rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
         tracing::info!("listening http={addr}");
+        banner.rest = Some(connectable(addr));
+        banner.core_url = core_args.is_none().then(|| url.clone());
         let shutdown = stopped(stop_rx.clone());
-        let config = settings.gateway_config();
+        let config = gateway.gateway_config();
         tasks.spawn(async move {
             rest_gateway::run(listener, channel, config, shutdown).await.map_err(anyhow::Error::from)
         });
     }
+    banner.print();
 
     tokio::select! {
         _ = shutdown_signal() => {
@@ -150,10 +187,56 @@ async fn serve(
     Ok(())
 }
 
-async fn partners(settings: &Settings, command: PartnersCommand) -> anyhow::Result<()> {
-    let db = migrate(settings).await?;
+/// What a starting server tells its operator: where it listens, which
+/// database it uses, and what to do next.
+#[derive(Default)]
+struct Banner {
+    rest: Option<SocketAddr>,
+    grpc: Option<SocketAddr>,
+    core_url: Option<String>,
+    database: Option<String>,
+    sandbox: Option<bool>,
+}
+
+impl Banner {
+    fn lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("Sail {}", env!("CARGO_PKG_VERSION"))];
+        if let Some(rest) = self.rest {
+            lines.push(format!("  REST       http://{rest}/api/v1   (reference: http://{rest}/api/v1/docs)"));
+        }
+        if let Some(grpc) = self.grpc {
+            lines.push(format!("  gRPC       {grpc}   (grpcurl -plaintext {grpc} list)"));
+        }
+        if let Some(core_url) = &self.core_url {
+            lines.push(format!("  core       {core_url}"));
+        }
+        if let Some(database) = &self.database {
+            lines.push(format!("  database   {database}"));
+        }
+        if let Some(sandbox) = self.sandbox {
+            let state = if sandbox { "on (sandbox providers and /sandbox endpoints)" } else { "off" };
+            lines.push(format!("  sandbox    {state}"));
+        }
+        if self.database.is_some() {
+            lines.push(
+                "  next       in another terminal: eval \"$(cargo run -q -p sail -- dev bootstrap)\" (a sandbox partner and keys)"
+                    .to_string(),
+            );
+        }
+        lines
+    }
+
+    fn print(&self) {
+        for line in self.lines() {
+            eprintln!("{line}");
+        }
+    }
+}
+
+async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
     match command {
-        PartnersCommand::Create { name, json } => {
+        PartnersCommand::Create { name, json, database } => {
+            let db = operator_db(&database).await?;
             let partner = admin::create_partner(&db, &name).await?;
             if json {
                 println!("{}", json!({"id": partner.id, "name": partner.name}));
@@ -161,14 +244,64 @@ async fn partners(settings: &Settings, command: PartnersCommand) -> anyhow::Resu
                 println!("{}", partner.id);
             }
         }
+        PartnersCommand::List { json, database } => {
+            let db = operator_db(&database).await?;
+            let partners = admin::list_partners(&db).await?;
+            if json {
+                let rows: Vec<_> = partners
+                    .iter()
+                    .map(|p| json!({"id": p.id, "name": p.name, "created_at": time::rfc3339(&p.created_at)}))
+                    .collect();
+                println!("{}", serde_json::Value::Array(rows));
+            } else {
+                for p in &partners {
+                    println!("{}\t{}", p.id, p.name);
+                }
+            }
+        }
     }
     Ok(())
 }
 
-async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
-    let db = migrate(settings).await?;
+/// The scopes of a developer's data key: every scope but `token_admin`.
+const DATA_SCOPES: &str = "expenses,benefit_account,account_numbers,identity,ingest,connections";
+
+/// `sail dev bootstrap`: a sandbox partner, a key of every data scope and a
+/// token_admin key, as export lines for a shell.
+async fn bootstrap(
+    name: &str,
+    http_addr: SocketAddr,
+    json: bool,
+    database: &OperatorDatabaseArgs,
+) -> anyhow::Result<()> {
+    let db = operator_db(database).await?;
+    let partner = admin::create_partner(&db, name).await?;
+    let data = admin::create_key(&db, &partner.id, DATA_SCOPES, Some("dev bootstrap: data")).await?;
+    let tokens = admin::create_key(&db, &partner.id, "token_admin", Some("dev bootstrap: token_admin")).await?;
+    let url = format!("http://{}/api/v1", connectable(http_addr));
+    if json {
+        println!(
+            "{}",
+            json!({"partner_id": partner.id, "key": data.key, "key_id": data.id, "scopes": data.scopes,
+                   "token_admin_key": tokens.key, "url": url})
+        );
+    } else {
+        println!("export SAIL_URL={url}");
+        println!("export SAIL_PARTNER={}", partner.id);
+        println!("export SAIL_KEY={}", data.key);
+        println!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);
+        eprintln!(
+            "Partner {} with a key of every data scope ({DATA_SCOPES}) and a token_admin key; the secrets are shown only this once.",
+            partner.id
+        );
+    }
+    Ok(())
+}
+
+async fn keys(command: KeysCommand) -> anyhow::Result<()> {
     match command {
-        KeysCommand::Create { partner, scopes, name, json } => {
+        KeysCommand::Create { partner, scopes, name, json, database } => {
+            let db = operator_db(&database).await?;
             let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
             if json {
                 println!("{}", serde_json::to_string(&issued)?);
@@ -183,7 +316,8 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
                 eprintln!("The key is shown only this once: store it now.");
             }
         }
-        KeysCommand::List { partner, json } => {
+        KeysCommand::List { partner, json, database } => {
+            let db = operator_db(&database).await?;
             let keys = admin::list_keys(&db, &partner).await?;
             let rows: Vec<_> = keys
                 .iter()
@@ -213,7 +347,8 @@ async fn keys(settings: &Settings, command: KeysCommand) -> anyhow::Result<()> {
                 }
             }
         }
-        KeysCommand::Revoke { key_id, json } => {
+        KeysCommand::Revoke { key_id, json, database } => {
+            let db = operator_db(&database).await?;
             let key = admin::revoke_key(&db, &key_id).await?;
             let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
             if json {

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod commands;
+mod database;
 mod settings;
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = settings::Cli::parse();
-    settings::init_tracing();
     commands::dispatch(cli).await
 }

@@ -1,65 +1,106 @@
-//! Commands and settings of docs/contract.md#running. Every flag has an environment
-//! variable of the same name.
+//! The `sail` command line (docs/contract.md#running): each command takes
+//! only the settings it uses (server settings on the commands that run
+//! servers, the database on the commands that use one), and every flag has an
+//! environment variable of the same name.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use clap::{ArgAction, Args, Parser, Subcommand};
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(name = "sail", version, about = "Sail: the partner data service for health-spending accounts")]
 pub struct Cli {
-    #[command(flatten)]
-    pub settings: Settings,
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// Where the data lives.
 #[derive(Debug, Clone, Args)]
-pub struct Settings {
-    /// sqlite://… (embedded) or postgres://… (production).
-    #[arg(long, env = "SAIL_DATABASE_URL", default_value = "sqlite://sail.db?mode=rwc", global = true)]
+pub struct DatabaseArgs {
+    /// The database: sqlite://PATH?mode=rwc (embedded, the default) or
+    /// postgres://USER@HOST:PORT/NAME (production). A relative SQLite path is
+    /// relative to the working directory.
+    #[arg(long, env = "SAIL_DATABASE_URL", default_value = "sqlite://sail.db?mode=rwc")]
     pub database_url: String,
-    /// REST gateway address; port 0 binds a free port.
-    #[arg(long, env = "SAIL_HTTP_ADDR", default_value = "127.0.0.1:8080", global = true)]
-    pub http_addr: SocketAddr,
+}
+
+/// Operator commands use an existing database; `--create` makes a new one.
+#[derive(Debug, Clone, Args)]
+pub struct OperatorDatabaseArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+    /// Create the database (and apply migrations) when it does not exist
+    /// yet, instead of refusing; `serve` and `migrate` always do.
+    #[arg(long)]
+    pub create: bool,
+}
+
+/// How log lines look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log pipelines.
+    Json,
+}
+
+/// Logging of the commands that run servers.
+#[derive(Debug, Clone, Args)]
+pub struct LogArgs {
+    /// Log line format.
+    #[arg(long, env = "SAIL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// Settings of the gRPC core.
+#[derive(Debug, Clone, Args)]
+pub struct CoreArgs {
     /// gRPC core address; port 0 binds a free port.
-    #[arg(long, env = "SAIL_GRPC_ADDR", default_value = "127.0.0.1:50051", global = true)]
+    #[arg(long, env = "SAIL_GRPC_ADDR", default_value = "127.0.0.1:50051")]
     pub grpc_addr: SocketAddr,
     /// Base of hosted-session URLs; defaults to http://<bound http addr>.
-    #[arg(long, env = "SAIL_PUBLIC_URL", global = true)]
+    #[arg(long, env = "SAIL_PUBLIC_URL")]
     pub public_url: Option<String>,
     /// Sandbox providers and /sandbox endpoints (`--sandbox false` for production).
-    #[arg(long, env = "SAIL_SANDBOX", default_value_t = true, action = ArgAction::Set, global = true)]
+    #[arg(long, env = "SAIL_SANDBOX", default_value_t = true, action = ArgAction::Set)]
     pub sandbox: bool,
     /// Sustained requests per second per API key (0 disables limiting).
-    #[arg(long, env = "SAIL_RATE_LIMIT_RPS", default_value_t = 100, global = true)]
+    #[arg(long, env = "SAIL_RATE_LIMIT_RPS", default_value_t = 100)]
     pub rate_limit_rps: u32,
     /// Burst allowance per API key.
-    #[arg(long, env = "SAIL_RATE_LIMIT_BURST", default_value_t = 200, global = true)]
+    #[arg(long, env = "SAIL_RATE_LIMIT_BURST", default_value_t = 200)]
     pub rate_limit_burst: u32,
     /// First webhook retry delay in ms, doubling per attempt (capped at 1 h).
-    #[arg(long, env = "SAIL_WEBHOOK_RETRY_BASE_MS", default_value_t = 10_000, global = true)]
+    #[arg(long, env = "SAIL_WEBHOOK_RETRY_BASE_MS", default_value_t = 10_000)]
     pub webhook_retry_base_ms: u64,
     /// Give up a webhook delivery after this many seconds.
-    #[arg(long, env = "SAIL_WEBHOOK_RETRY_MAX_AGE_S", default_value_t = 259_200, global = true)]
+    #[arg(long, env = "SAIL_WEBHOOK_RETRY_MAX_AGE_S", default_value_t = 259_200)]
     pub webhook_retry_max_age_s: u64,
     /// Lifetime of a hosted-session URL in seconds.
-    #[arg(long, env = "SAIL_HOSTED_SESSION_TTL_S", default_value_t = 1800, global = true)]
+    #[arg(long, env = "SAIL_HOSTED_SESSION_TTL_S", default_value_t = 1800)]
     pub hosted_session_ttl_s: u64,
     /// Background workers (jobs, webhook deliveries) in a core process.
-    #[arg(long, env = "SAIL_WORKERS", default_value_t = 2, global = true)]
+    #[arg(long, env = "SAIL_WORKERS", default_value_t = 2)]
     pub workers: usize,
     /// How long a worker's claim on a job holds; a crashed worker's jobs are
     /// taken over after this.
-    #[arg(long, env = "SAIL_JOB_LEASE_S", default_value_t = 60, global = true)]
+    #[arg(long, env = "SAIL_JOB_LEASE_S", default_value_t = 60)]
     pub job_lease_s: u64,
+}
+
+/// Settings of the REST gateway.
+#[derive(Debug, Clone, Args)]
+pub struct GatewayArgs {
+    /// REST gateway address; port 0 binds a free port.
+    #[arg(long, env = "SAIL_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
     /// Largest API request body in bytes.
-    #[arg(long, env = "SAIL_MAX_BODY_BYTES", default_value_t = 2_097_152, global = true)]
+    #[arg(long, env = "SAIL_MAX_BODY_BYTES", default_value_t = 2_097_152)]
     pub max_body_bytes: usize,
 }
 
-impl Settings {
+impl CoreArgs {
     pub fn core_config(&self, public_url: String) -> core_grpc::CoreConfig {
         core_grpc::CoreConfig {
             sandbox: self.sandbox,
@@ -73,7 +114,9 @@ impl Settings {
             job_lease: Duration::from_secs(self.job_lease_s),
         }
     }
+}
 
+impl GatewayArgs {
     pub fn gateway_config(&self) -> rest_gateway::GatewayConfig {
         rest_gateway::GatewayConfig { max_body_bytes: self.max_body_bytes, ..Default::default() }
     }
@@ -81,30 +124,62 @@ impl Settings {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// gRPC core and REST gateway in one process (applies migrations first).
-    Serve,
-    /// The gRPC core alone (applies migrations first).
-    Core,
+    /// gRPC core and REST gateway in one process (creates the database and
+    /// applies migrations first). The default for a newcomer.
+    Serve {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        #[command(flatten)]
+        core: CoreArgs,
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        #[command(flatten)]
+        log: LogArgs,
+    },
+    /// The gRPC core alone (creates the database and applies migrations first).
+    Core {
+        #[command(flatten)]
+        database: DatabaseArgs,
+        #[command(flatten)]
+        core: CoreArgs,
+        #[command(flatten)]
+        log: LogArgs,
+    },
     /// The REST gateway alone, calling a core over gRPC; holds no database.
     Gateway {
         /// The core's gRPC address, e.g. http://127.0.0.1:50051.
         #[arg(long, env = "SAIL_CORE_URL")]
         core_url: String,
+        #[command(flatten)]
+        gateway: GatewayArgs,
+        #[command(flatten)]
+        log: LogArgs,
     },
-    /// Applies migrations and exits.
-    Migrate,
+    /// Creates the database when it is missing, applies migrations, and exits.
+    Migrate {
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
     /// Partner accounts.
     #[command(subcommand)]
     Partners(PartnersCommand),
     /// API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// For developers: a sandbox partner and keys to try the API with.
+    #[command(subcommand)]
+    Dev(DevCommand),
     /// Webhook helpers.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
     /// Prints the OpenAPI 3.1 document of the REST API (the one served at
     /// /api/v1/openapi.json and committed as docs/openapi.json).
     Openapi,
+    /// Prints a shell completion script, e.g. `sail completions bash > /etc/bash_completion.d/sail`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,54 +206,107 @@ pub enum WebhooksCommand {
 pub enum PartnersCommand {
     /// Creates a partner account and prints its id.
     Create {
+        /// The partner's display name.
         #[arg(long)]
         name: String,
+        /// Print `{"id", "name"}` instead of the bare id.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+    /// Lists every partner account.
+    List {
+        /// Print a JSON array instead of lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
     },
 }
+
+/// What each scope grants, for `keys create --help`.
+const SCOPES_HELP: &str = "Comma-separated scopes:
+  expenses         read expenses; link cards and stores
+  benefit_account  link HSA/FSA administrators; read accounts and balances
+  account_numbers  ACH account and routing numbers (with a user token)
+  identity         personal information of users and account owners (with a user token)
+  ingest           push transactions; read ingestion jobs
+  connections      create external connections for pushed transactions
+  token_admin      mint and revoke user tokens; may hold no other scope";
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
     /// Issues an API key, printing its secret exactly once.
     Create {
+        /// The partner the key belongs to (ptn_…).
         #[arg(long)]
         partner: String,
-        /// Comma-separated: expenses, benefit_account, account_numbers, identity, ingest, token_admin, connections.
-        #[arg(long)]
+        #[arg(long, long_help = SCOPES_HELP)]
+        /// Comma-separated scopes (see --help for what each grants).
         scopes: String,
+        /// A label for the key, shown by `keys list`.
         #[arg(long)]
         name: Option<String>,
+        /// Print `{"id", "key", "partner_id", "scopes"}`.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
     },
     /// Lists a partner's keys (never their secrets).
     List {
+        /// The partner whose keys to list (ptn_…).
         #[arg(long)]
         partner: String,
+        /// Print a JSON array instead of lines.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
     },
     /// Revokes a key at once.
     Revoke {
+        /// The key's id (key_…), as `keys list` shows it.
         key_id: String,
+        /// Print `{"id", "revoked_at"}`.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DevCommand {
+    /// Creates a sandbox partner and a key of every data scope (plus a
+    /// token_admin key), and prints `export SAIL_KEY=…` lines to paste into
+    /// a shell (`eval "$(sail dev bootstrap)"`).
+    Bootstrap {
+        /// The partner's display name.
+        #[arg(long, default_value = "Sandbox partner")]
+        name: String,
+        /// The REST address the printed SAIL_URL points at.
+        #[arg(long, env = "SAIL_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+        http_addr: SocketAddr,
+        /// Print a JSON object instead of export lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
     },
 }
 
 /// Logs to stderr; `RUST_LOG` overrides the default `info`.
-pub fn init_tracing() {
+pub fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
         tracing_subscriber::EnvFilter::new(
             "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,h2=warn,tower=warn,hyper=warn",
         )
     });
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .with_target(false)
-        .init();
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false);
+    match format {
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+        LogFormat::Text => builder.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).init(),
+    }
 }

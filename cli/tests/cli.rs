@@ -12,7 +12,16 @@ use std::time::{Duration, Instant};
 struct Workdir(PathBuf);
 
 impl Workdir {
+    /// A fresh directory whose database exists (as after `sail migrate`).
     fn new() -> Workdir {
+        let dir = Workdir::empty();
+        let migrated = dir.run(&["migrate"]);
+        assert!(migrated.status.success(), "{}", String::from_utf8_lossy(&migrated.stderr));
+        dir
+    }
+
+    /// A fresh directory with no database in it.
+    fn empty() -> Workdir {
         let dir = std::env::temp_dir().join(format!("sail-cli-{}", uuid::Uuid::now_v7().simple()));
         std::fs::create_dir_all(&dir).unwrap();
         Workdir(dir)
@@ -306,4 +315,83 @@ fn webhooks_verify_checks_a_signature_by_hand() {
     let stale = run("whsec_abc", &core_grpc::webhooks::signature::sign("whsec_abc", now - 3600, body));
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stdout).contains("tolerance"));
+}
+
+#[test]
+fn operator_commands_name_their_database_and_never_create_one_unasked() {
+    let dir = Workdir::empty();
+    let database = dir.0.join("sail.db");
+    let refused = dir.run(&["partners", "create", "--name", "Acme"]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains(&format!("database: sqlite {}", database.display())), "{stderr}");
+    assert!(stderr.contains("no database at") && stderr.contains("sail migrate"), "{stderr}");
+    assert_eq!(stderr.matches("no database at").count(), 1, "the error is printed once: {stderr}");
+    assert!(!database.exists(), "nothing was created");
+
+    let created = dir.run(&["partners", "create", "--name", "Acme", "--create", "--json"]);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    assert!(database.exists());
+    let listed = dir.json(&["partners", "list", "--json"]);
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["name"], "Acme");
+}
+
+#[test]
+fn dev_bootstrap_prints_exports_for_a_key_of_every_data_scope() {
+    let dir = Workdir::new();
+    let output = dir.run(&["dev", "bootstrap"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let key = stdout.lines().find_map(|l| l.strip_prefix("export SAIL_KEY=")).expect("SAIL_KEY").to_string();
+    assert!(key.starts_with("sk_") && key.len() == 43, "{key}");
+    assert!(stdout.contains("export SAIL_URL=http://127.0.0.1:8080/api/v1"), "{stdout}");
+    let partner = stdout.lines().find_map(|l| l.strip_prefix("export SAIL_PARTNER=")).expect("SAIL_PARTNER");
+    let keys = dir.json(&["keys", "list", "--partner", partner, "--json"]);
+    assert_eq!(keys.as_array().unwrap().len(), 2, "a data key and a token_admin key");
+    let data = keys.as_array().unwrap().iter().find(|k| key.ends_with(k["last4"].as_str().unwrap())).unwrap();
+    for scope in ["expenses", "benefit_account", "account_numbers", "identity", "ingest", "connections"] {
+        assert!(data["scopes"].as_array().unwrap().iter().any(|s| s == scope), "{scope}");
+    }
+}
+
+#[test]
+fn subcommands_take_only_their_own_flags() {
+    let dir = Workdir::empty();
+    let help = dir.run(&["webhooks", "verify", "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(!text.contains("--rate-limit-rps") && !text.contains("--database-url"), "{text}");
+    let serve = String::from_utf8_lossy(&dir.run(&["serve", "--help"]).stdout).to_string();
+    assert!(serve.contains("--rate-limit-rps") && serve.contains("--log-format"), "{serve}");
+    let completions = dir.run(&["completions", "bash"]);
+    assert!(completions.status.success() && String::from_utf8_lossy(&completions.stdout).contains("sail"));
+}
+
+#[test]
+fn serve_prints_a_banner_naming_addresses_database_and_next_step() {
+    let dir = Workdir::empty();
+    let mut command = dir.sail();
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+    let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut banner = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !banner.iter().any(|l: &String| l.trim_start().starts_with("next")) {
+        assert!(Instant::now() < deadline, "no banner: {banner:?}");
+        banner.push(lines.next().expect("server exited").unwrap());
+    }
+    std::thread::spawn(move || for _ in lines {});
+    let text = banner.join("\n");
+    let database = dir.0.join("sail.db");
+    assert!(text.contains(&format!("Sail {}", env!("CARGO_PKG_VERSION"))), "{text}");
+    assert!(
+        text.contains("/api/v1   (reference: http://127.0.0.1:") && text.contains("REST       http://127.0.0.1:"),
+        "{text}"
+    );
+    assert!(text.contains("gRPC       127.0.0.1:"), "{text}");
+    assert!(text.contains(&format!("database   sqlite {}", database.display())), "{text}");
+    assert!(text.contains("database: created"), "a new embedded database is announced: {text}");
+    assert!(text.contains("sandbox    on"), "{text}");
+    assert!(text.contains("dev bootstrap"), "{text}");
+    assert!(terminate(&mut child).success());
 }

@@ -23,6 +23,11 @@ pub async fn create_partner(db: &impl ConnectionTrait, name: &str) -> Result<par
     Ok(model.insert(db).await?)
 }
 
+/// Every partner account, oldest first.
+pub async fn list_partners(db: &impl ConnectionTrait) -> Result<Vec<partner::Model>, CoreError> {
+    Ok(partner::Entity::find().order_by_asc(partner::Column::Id).all(db).await?)
+}
+
 /// A newly issued key; the only time its secret exists outside the caller.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct IssuedKey {
