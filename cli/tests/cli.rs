@@ -395,3 +395,64 @@ fn serve_prints_a_banner_naming_addresses_database_and_next_step() {
     assert!(text.contains("dev bootstrap"), "{text}");
     assert!(terminate(&mut child).success());
 }
+
+#[test]
+fn refusals_are_not_errors_and_every_grpc_call_has_a_request_id() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let mut command = dir.sail();
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+    let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            sink.lock().unwrap().push(line);
+        }
+    });
+    let address = |name: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let found = log
+                .lock()
+                .unwrap()
+                .iter()
+                .find_map(|l| l.split(&format!("listening {name}=")).nth(1).map(|rest| rest.trim().to_string()));
+            if let Some(found) = found {
+                return found;
+            }
+            assert!(Instant::now() < deadline, "no 'listening {name}=' line");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let (http, grpc) = (address("http"), address("grpc"));
+
+    assert_eq!(http_get(&http, "/api/v1/users", Some("sk_wrong")).0, 401);
+    assert_eq!(http_get(&http, "/api/v1/users/usr_nope", Some(&key)).0, 404);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let request_id = runtime.block_on(async {
+        let mut client = sail_api::pb::users_client::UsersClient::connect(format!("http://{grpc}")).await.unwrap();
+        let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+        request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+        let reply = client.list_users(request).await.unwrap();
+        reply.metadata().get("request-id").unwrap().to_str().unwrap().to_string()
+    });
+    assert!(!request_id.is_empty());
+    // Close the client's connection: graceful shutdown waits for it.
+    drop(runtime);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(terminate(&mut child).success());
+
+    let log = log.lock().unwrap().join("\n");
+    assert!(!log.contains("ERROR"), "a 401 and a 404 are the caller's, not errors:\n{log}");
+    assert!(log.contains("status=401") && log.contains("code=\"invalid_api_key\""), "{log}");
+    let grpc_line = log
+        .lines()
+        .find(|l| l.contains("path=/sail.v1.Users/ListUsers") && l.contains(&request_id))
+        .unwrap_or_else(|| panic!("no log line with the generated id {request_id}:\n{log}"));
+    assert!(grpc_line.contains("grpc_code=Ok"), "{grpc_line}");
+}

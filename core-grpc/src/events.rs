@@ -2,6 +2,8 @@
 //! reading events with their delivery history. Events are written by
 //! `outbox`.
 
+use std::collections::HashMap;
+
 use entities::{event, webhook_attempt, webhook_delivery};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 
@@ -44,20 +46,38 @@ pub async fn get_event(db: &impl ConnectionTrait, partner_id: &str, event_id: &s
     event::Entity::find_by_id(id).filter(event::Column::PartnerId.eq(partner_id)).one(db).await?.ok_or_else(not_found)
 }
 
-/// An event's deliveries and every attempt, oldest first.
-pub async fn delivery_history(
+/// The deliveries and attempts of some events, oldest first.
+#[derive(Debug, Default)]
+pub struct DeliveryHistory {
+    pub deliveries: Vec<webhook_delivery::Model>,
+    pub attempts: Vec<webhook_attempt::Model>,
+}
+
+/// Each event's deliveries and every attempt, in two queries for any number
+/// of events (a page of `GET /events` shows them as `GET /events/{id}` does).
+pub async fn delivery_histories(
     db: &impl ConnectionTrait,
-    event_id: &str,
-) -> Result<(Vec<webhook_delivery::Model>, Vec<webhook_attempt::Model>), CoreError> {
+    event_ids: &[String],
+) -> Result<HashMap<String, DeliveryHistory>, CoreError> {
+    let mut out: HashMap<String, DeliveryHistory> = HashMap::new();
+    if event_ids.is_empty() {
+        return Ok(out);
+    }
     let deliveries = webhook_delivery::Entity::find()
-        .filter(webhook_delivery::Column::EventId.eq(event_id))
+        .filter(webhook_delivery::Column::EventId.is_in(event_ids.iter().cloned()))
         .order_by_asc(webhook_delivery::Column::Id)
         .all(db)
         .await?;
     let attempts = webhook_attempt::Entity::find()
-        .filter(webhook_attempt::Column::EventId.eq(event_id))
+        .filter(webhook_attempt::Column::EventId.is_in(event_ids.iter().cloned()))
         .order_by_asc(webhook_attempt::Column::Id)
         .all(db)
         .await?;
-    Ok((deliveries, attempts))
+    for delivery in deliveries {
+        out.entry(delivery.event_id.clone()).or_default().deliveries.push(delivery);
+    }
+    for attempt in attempts {
+        out.entry(attempt.event_id.clone()).or_default().attempts.push(attempt);
+    }
+    Ok(out)
 }

@@ -14,6 +14,7 @@ use tokio::sync::watch;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower_http::auth::AsyncRequireAuthorizationLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
 use crate::auth::Authenticator;
@@ -70,12 +71,24 @@ pub async fn run(
         workers.push(tokio::spawn(worker::run(core.clone(), Deliveries, stop_rx.clone())));
     }
 
-    let trace = TraceLayer::new_for_grpc().make_span_with(|request: &http::Request<_>| {
-        let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
-        tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
-    });
+    // Every call has a request id (the caller's `request-id`, or one made
+    // here, echoed back) on every log line it causes; one line per call, at
+    // a level that follows the outcome.
+    let request_id = http::HeaderName::from_static("request-id");
+    let trace = TraceLayer::new_for_grpc()
+        .make_span_with(|request: &http::Request<_>| {
+            let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+            tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
+        })
+        .on_request(())
+        .on_response(|response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {
+            log_call(response, latency)
+        })
+        .on_failure(());
     let db = core.db.clone();
     let served = Server::builder()
+        .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+        .layer(PropagateRequestIdLayer::new(request_id))
         .layer(trace)
         .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(db.clone(), core.limits.clone())))
         .add_service(health_service)
@@ -108,4 +121,28 @@ pub async fn run(
     }
     served?;
     Ok(())
+}
+
+/// One log line per call: refusals (the caller's mistakes) at INFO, failures
+/// of Sail's own at ERROR, with the gRPC code either way. A call whose status
+/// comes in trailers (a success, as a rule) is logged as OK.
+fn log_call<B>(response: &http::Response<B>, latency: std::time::Duration) {
+    let code = response
+        .headers()
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i32>().ok())
+        .map(tonic::Code::from)
+        .unwrap_or(tonic::Code::Ok);
+    let latency_ms = latency.as_secs_f64() * 1000.0;
+    match code {
+        tonic::Code::Internal
+        | tonic::Code::Unknown
+        | tonic::Code::DataLoss
+        | tonic::Code::Unavailable
+        | tonic::Code::DeadlineExceeded
+        | tonic::Code::Unimplemented => tracing::error!(grpc_code = ?code, latency_ms, "call failed"),
+        tonic::Code::Ok => tracing::info!(grpc_code = ?code, latency_ms, "call"),
+        _ => tracing::info!(grpc_code = ?code, latency_ms, "call refused"),
+    }
 }

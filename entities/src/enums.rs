@@ -148,6 +148,9 @@ string_enum! {
         ConnectionRecovered = "connection.recovered",
         /// An expense was adjudicated again after a receipt.
         ExpenseReadjudicated = "expense.readjudicated",
+        /// A Sail-managed connection's sync finished: its accounts or
+        /// expenses are ready to read.
+        ConnectionSynced = "connection.synced",
     }
 }
 

@@ -63,6 +63,8 @@ impl IntoResponse for ApiError {
             }
         });
         let mut response = (self.status, Json(body)).into_response();
+        // For the request log line.
+        response.extensions_mut().insert(self.detail.code);
         let headers = response.headers_mut();
         if self.detail.code == ErrorCode::RateLimited {
             for (meta, name) in [
@@ -87,7 +89,10 @@ impl IntoResponse for ApiError {
 pub async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError::new(ErrorDetail::new(
         ErrorCode::NotFound,
-        format!("Unrecognized request URL ({method} {}). See the API reference for valid paths.", uri.path()),
+        format!(
+            "Unrecognized request URL ({method} {}). The API reference lists every path: /api/v1/docs (or /api/v1/openapi.json).",
+            excerpt(uri.path())
+        ),
     ))
 }
 
@@ -109,4 +114,13 @@ pub async fn middleware_error(err: tower::BoxError) -> ApiError {
         tracing::error!(error = %err, "gateway middleware failed");
         ApiError::new(ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred."))
     }
+}
+
+/// At most 200 characters of something a client sent, for a message.
+fn excerpt(text: &str) -> String {
+    let mut out: String = text.chars().take(200).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
 }

@@ -56,7 +56,17 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
         })
         .on_request(())
         .on_response(|response: &http::Response<_>, latency: Duration, _span: &tracing::Span| {
-            tracing::info!(status = response.status().as_u16(), latency_ms = latency.as_secs_f64() * 1000.0, "request");
+            // 4xx are the caller's: INFO with the code; 5xx are Sail's: ERROR.
+            let status = response.status().as_u16();
+            let latency_ms = latency.as_secs_f64() * 1000.0;
+            let code = response.extensions().get::<sail_api::ErrorCode>().map(|c| c.as_str()).unwrap_or("");
+            if status >= 500 {
+                tracing::error!(status, code, latency_ms, "request failed");
+            } else if status >= 400 {
+                tracing::info!(status, code, latency_ms, "request refused");
+            } else {
+                tracing::info!(status, latency_ms, "request");
+            }
         })
         .on_failure(());
 

@@ -115,3 +115,49 @@ async fn grpcurl_lists_services_and_calls_them() {
     assert!(denied.1.contains("PermissionDenied"), "{}", denied.1);
     assert!(denied.1.contains("INSUFFICIENT_KEY_SCOPE"), "ErrorInfo reason shown: {}", denied.1);
 }
+
+#[tokio::test]
+async fn a_sandbox_sync_is_announced_over_rest_and_grpc_alike() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses,benefit_account").await;
+    let user = app.create_user(&key, "synced").await;
+    let card = app.sandbox_connection(&key, serde_json::json!({"user_id": user, "type": "card"})).await;
+    let admin = app.sandbox_connection(&key, serde_json::json!({"user_id": user, "type": "benefit_account"})).await;
+
+    let rest = app.get(&key, "/events?type=connection.synced").await;
+    assert_eq!(rest.status, 200, "{}", rest.body);
+    let events = rest.body["data"].as_array().unwrap();
+    assert_eq!(events.len(), 2, "{}", rest.body);
+    let of = |connection: &serde_json::Value| {
+        events.iter().find(|e| e["data"]["connection_id"] == connection["id"]).cloned().unwrap()
+    };
+    let card_event = of(&card);
+    let expenses = app.get(&key, &format!("/users/{user}/expenses?limit=100")).await.body;
+    let total = expenses["pagination"]["total"].as_u64().unwrap();
+    assert!(total > 0);
+    let counts = &card_event["data"]["counts"];
+    let counted = ["eligible", "ineligible", "needs_review"].iter().map(|k| counts[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(counted, total, "the counts are the expenses the sync made: {card_event}");
+    assert_eq!(card_event["data"]["accepted"].as_u64(), Some(total));
+    assert_eq!(card_event["data"]["user_id"], user.as_str());
+    let admin_event = of(&admin);
+    let accounts = app.get(&key, &format!("/users/{user}/accounts")).await.body["pagination"]["total"].as_u64();
+    assert_eq!(admin_event["data"]["accounts"].as_u64(), accounts);
+
+    let mut events_client =
+        pb::events_client::EventsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let listed = events_client
+        .list_events(with_key(
+            pb::ListEventsRequest { r#type: Some("connection.synced".into()), ..Default::default() },
+            &key,
+        ))
+        .await
+        .unwrap();
+    assert!(listed.metadata().get("request-id").is_some_and(|v| !v.is_empty()), "a direct gRPC call gets a request id");
+    let listed = listed.into_inner();
+    assert_eq!(listed.data.len(), 2);
+    let grpc_card = listed.data.iter().find(|e| e.id == card_event["id"].as_str().unwrap()).unwrap();
+    assert_eq!(grpc_card.r#type, "connection.synced");
+    let data: serde_json::Value = serde_json::from_str(&grpc_card.data).unwrap();
+    assert_eq!(data, card_event["data"]);
+}

@@ -364,3 +364,20 @@ async fn production_mode_refuses_internal_addresses() {
     let public = app.post(&key, "/webhook-endpoints", json!({"url": "https://93.184.216.34/hook"})).await;
     assert_eq!(public.status, 201, "{}", public.body);
 }
+
+#[tokio::test]
+async fn the_event_list_shows_deliveries_as_the_event_does() {
+    let app = TestApp::spawn().await;
+    let receiver = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    endpoint(&app, &key, &receiver.url, None).await;
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    receiver.wait_for(1).await;
+    let listed = app.get(&key, "/events?type=transactions.ingested").await.body;
+    let event_id = listed["data"][0]["id"].as_str().unwrap().to_string();
+    let one = settled_event(&app, &key, &event_id).await;
+    let listed = app.get(&key, "/events?type=transactions.ingested").await.body;
+    assert_eq!(listed["data"][0]["deliveries"], one["deliveries"], "{listed}");
+    assert_eq!(listed["data"][0]["deliveries"][0]["status"], "delivered");
+    assert_eq!(listed["data"][0]["delivery_attempts"], one["delivery_attempts"]);
+}

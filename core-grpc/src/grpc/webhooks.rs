@@ -38,32 +38,47 @@ fn event_to_pb(e: event::Model) -> pb::Event {
     }
 }
 
-async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, crate::CoreError> {
-    let (deliveries, attempts) = events::delivery_history(&core.db, &found.id).await?;
-    let mut out = event_to_pb(found);
+/// Events with their deliveries and attempts, as `GET /events/{id}` shows one.
+async fn events_with_history(core: &Core, found: Vec<event::Model>) -> Result<Vec<pb::Event>, crate::CoreError> {
+    let ids: Vec<String> = found.iter().map(|e| e.id.clone()).collect();
+    let mut histories = events::delivery_histories(&core.db, &ids).await?;
     let at = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).map(|t| time::rfc3339(&t));
-    out.deliveries = deliveries
+    Ok(found
         .into_iter()
-        .map(|d| pb::EventDelivery {
-            endpoint_id: d.endpoint_id,
-            next_attempt_at: (d.status == DeliveryStatus::Pending).then(|| at(d.next_attempt_at_ms)).flatten(),
-            status: d.status.to_string(),
-            attempts: i64::from(d.attempts),
-            delivered_at: d.delivered_at.as_ref().map(time::rfc3339),
+        .map(|e| {
+            let history = histories.remove(&e.id).unwrap_or_default();
+            let mut out = event_to_pb(e);
+            out.deliveries = history
+                .deliveries
+                .into_iter()
+                .map(|d| pb::EventDelivery {
+                    endpoint_id: d.endpoint_id,
+                    next_attempt_at: (d.status == DeliveryStatus::Pending).then(|| at(d.next_attempt_at_ms)).flatten(),
+                    status: d.status.to_string(),
+                    attempts: i64::from(d.attempts),
+                    delivered_at: d.delivered_at.as_ref().map(time::rfc3339),
+                })
+                .collect();
+            out.delivery_attempts = history
+                .attempts
+                .into_iter()
+                .map(|a| pb::DeliveryAttempt {
+                    endpoint_id: a.endpoint_id,
+                    attempted_at: time::rfc3339(&a.attempted_at),
+                    status_code: a.status_code.map(i64::from),
+                    latency_ms: a.latency_ms,
+                    error: a.error,
+                    delivered: a.delivered,
+                })
+                .collect();
+            out
         })
-        .collect();
-    out.delivery_attempts = attempts
-        .into_iter()
-        .map(|a| pb::DeliveryAttempt {
-            endpoint_id: a.endpoint_id,
-            attempted_at: time::rfc3339(&a.attempted_at),
-            status_code: a.status_code.map(i64::from),
-            latency_ms: a.latency_ms,
-            error: a.error,
-            delivered: a.delivered,
-        })
-        .collect();
-    Ok(out)
+        .collect())
+}
+
+async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, crate::CoreError> {
+    let mut one = events_with_history(core, vec![found]).await?;
+    one.pop().ok_or_else(|| crate::CoreError::Internal("an event vanished while rendering".into()))
 }
 
 #[tonic::async_trait]
@@ -124,7 +139,7 @@ impl Events for WebhooksService {
         let (found, total) =
             events::list_events(&self.core.db, &caller.partner_id, req.r#type.as_deref(), page).await?;
         Ok(Response::new(pb::ListEventsResponse {
-            data: found.into_iter().map(event_to_pb).collect(),
+            data: events_with_history(&self.core, found).await?,
             pagination: Some(page.pagination(total)),
         }))
     }

@@ -243,22 +243,23 @@ async fn sync_connection(
     let seed = format!("{}|{}|{}", owner.external_user_id, provider_id, kind.as_str());
     let linked_on = found.created_at.date_naive();
 
-    let made = match kind {
+    let mut counts = expenses::Counts::default();
+    let mut accounts = 0;
+    match kind {
         ConnectionType::BenefitAccount => {
             let admin = administrator::Entity::find_by_id(provider_id.as_str())
                 .one(&**txn)
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("administrator {provider_id} vanished")))?;
             let generated = generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
-            let count = generated.len() as i32;
+            accounts = generated.len() as u32;
             for account in generated {
                 store_account(&**txn, &found, account, now).await?;
             }
-            count
         }
         ConnectionType::Card => {
             let purchases = generate::card_purchases(&seed, linked_on);
-            store_purchases(&**txn, engine, &found, job_id, purchases).await?
+            counts = store_purchases(&**txn, engine, &found, job_id, purchases).await?;
         }
         ConnectionType::Store => {
             let store = merchant::Entity::find_by_id(provider_id.as_str())
@@ -266,10 +267,10 @@ async fn sync_connection(
                 .await?
                 .ok_or_else(|| CoreError::Internal(format!("merchant {provider_id} vanished")))?;
             let purchases = generate::store_purchases(&seed, &store.name, store.item_level_receipts, linked_on);
-            store_purchases(&**txn, engine, &found, job_id, purchases).await?
+            counts = store_purchases(&**txn, engine, &found, job_id, purchases).await?;
         }
-        ConnectionType::External => 0,
-    };
+        ConnectionType::External => {}
+    }
 
     let mut synced: connection::ActiveModel = found.into();
     synced.status = Set(ConnectionStatus::Active);
@@ -278,8 +279,26 @@ async fn sync_connection(
     synced.error_recoverable = Set(None);
     synced.last_sync_at = Set(Some(now));
     synced.updated_at = Set(now);
-    synced.update(&**txn).await?;
-    Ok(made)
+    let synced = synced.update(&**txn).await?;
+    // Announced like a push, with the same counts, so a partner learns
+    // without polling that expenses (or accounts) are ready.
+    outbox::record(
+        txn,
+        &synced.partner_id,
+        EventType::ConnectionSynced,
+        serde_json::json!({
+            "user_id": synced.user_id,
+            "connection_id": synced.id,
+            "type": synced.r#type,
+            "job_id": job_id,
+            "accepted": counts.total(),
+            "duplicates_updated": 0,
+            "counts": counts,
+            "accounts": accounts,
+        }),
+    )
+    .await?;
+    Ok(counts.total() as i32 + accounts as i32)
 }
 
 fn date(d: NaiveDate) -> String {
@@ -329,7 +348,7 @@ async fn store_purchases(
     owner: &connection::Model,
     job_id: &str,
     purchases: Vec<generate::GeneratedPurchase>,
-) -> Result<i32, CoreError> {
+) -> Result<expenses::Counts, CoreError> {
     let mut batch = Vec::with_capacity(purchases.len());
     for purchase in purchases {
         let items_json = purchase
@@ -351,6 +370,5 @@ async fn store_purchases(
     }
     let adjudicated =
         expenses::adjudicate_batch(db.get_database_backend(), engine, owner, job_id, batch, OnRepeat::Keep)?;
-    let counts = expenses::write_adjudicated(db, adjudicated).await?;
-    Ok(counts.total() as i32)
+    expenses::write_adjudicated(db, adjudicated).await
 }
