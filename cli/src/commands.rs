@@ -44,9 +44,9 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             init_tracing(LogFormat::Text);
             keys(command).await
         }
-        Command::Dev(DevCommand::Bootstrap { name, http_addr, json, database }) => {
+        Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, database }) => {
             init_tracing(LogFormat::Text);
-            bootstrap(&name, http_addr, json, &database).await
+            bootstrap(&name, (http_addr, grpc_addr), json, &database).await
         }
         Command::Openapi => {
             print!("{}", sail_api::OPENAPI_JSON);
@@ -270,7 +270,7 @@ const DATA_SCOPES: &str = "expenses,benefit_account,account_numbers,identity,ing
 /// token_admin key, as export lines for a shell.
 async fn bootstrap(
     name: &str,
-    http_addr: SocketAddr,
+    (http_addr, grpc_addr): (SocketAddr, SocketAddr),
     json: bool,
     database: &OperatorDatabaseArgs,
 ) -> anyhow::Result<()> {
@@ -279,14 +279,16 @@ async fn bootstrap(
     let data = admin::create_key(&db, &partner.id, DATA_SCOPES, Some("dev bootstrap: data")).await?;
     let tokens = admin::create_key(&db, &partner.id, "token_admin", Some("dev bootstrap: token_admin")).await?;
     let url = format!("http://{}/api/v1", connectable(http_addr));
+    let grpc = connectable(grpc_addr).to_string();
     if json {
         println!(
             "{}",
             json!({"partner_id": partner.id, "key": data.key, "key_id": data.id, "scopes": data.scopes,
-                   "token_admin_key": tokens.key, "url": url})
+                   "token_admin_key": tokens.key, "url": url, "grpc": grpc})
         );
     } else {
         println!("export SAIL_URL={url}");
+        println!("export SAIL_GRPC={grpc}");
         println!("export SAIL_PARTNER={}", partner.id);
         println!("export SAIL_KEY={}", data.key);
         println!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);

@@ -289,6 +289,9 @@ pub enum DevCommand {
         /// The REST address the printed SAIL_URL points at.
         #[arg(long, env = "SAIL_HTTP_ADDR", default_value = "127.0.0.1:8080")]
         http_addr: SocketAddr,
+        /// The gRPC address the printed SAIL_GRPC points at.
+        #[arg(long, env = "SAIL_GRPC_ADDR", default_value = "127.0.0.1:50051")]
+        grpc_addr: SocketAddr,
         /// Print a JSON object instead of export lines.
         #[arg(long)]
         json: bool,

@@ -346,6 +346,7 @@ fn dev_bootstrap_prints_exports_for_a_key_of_every_data_scope() {
     let key = stdout.lines().find_map(|l| l.strip_prefix("export SAIL_KEY=")).expect("SAIL_KEY").to_string();
     assert!(key.starts_with("sk_") && key.len() == 43, "{key}");
     assert!(stdout.contains("export SAIL_URL=http://127.0.0.1:8080/api/v1"), "{stdout}");
+    assert!(stdout.contains("export SAIL_GRPC=127.0.0.1:50051"), "{stdout}");
     let partner = stdout.lines().find_map(|l| l.strip_prefix("export SAIL_PARTNER=")).expect("SAIL_PARTNER");
     let keys = dir.json(&["keys", "list", "--partner", partner, "--json"]);
     assert_eq!(keys.as_array().unwrap().len(), 2, "a data key and a token_admin key");
