@@ -63,7 +63,7 @@ grep -q "^database: created" "$log" || { echo "the service did not create the mi
 echo "ok: the service created the missing database and named it: $(grep -m1 '^  database   ' "$log" | sed 's/^  database   //')"
 
 # The calls, as written, with a marker after each answer.
-bash -euo pipefail -c "source '$work/calls.sh'; echo; echo \"quickstart-state USER_ID=\$USER_ID CONN=\$CONN\"; env | grep '^SAIL_' > '$work/env'" | tee "$work/out"
+bash -euo pipefail -c "source '$work/calls.sh'; echo; echo \"quickstart-state USER_ID=\$USER_ID CONN=\$CONN JOB=\$JOB\"; env | grep '^SAIL_' > '$work/env'" | tee "$work/out"
 
 # Check what the steps left behind.
 set -a; source "$work/env"; set +a
@@ -91,5 +91,7 @@ check "the pushed purchase is adjudicated" "$(get "/users/$user_id/expenses?limi
 check "the administrator login filled accounts" "$(get "/users/$user_id/accounts")" 'body["pagination"]["total"] >= 1'
 check "events for the syncs and the push" "$(get "/events?limit=100")" \
   '{"connection.synced", "transactions.ingested"} <= {e["type"] for e in body["data"]}'
+job_id=$(echo "$state" | sed -n 's/.*JOB=\(job_[0-9a-f]*\).*/\1/p')
+check "the push's job completed" "$(get "/jobs/$job_id")" 'body["status"] == "completed" and body["accepted"] == 1'
 check "the reference is served" "$(curl -sf "$SAIL_URL/openapi.json")" 'body["openapi"] == "3.1.0"'
 echo "quickstart: every step answered as documented"
