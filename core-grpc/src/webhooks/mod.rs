@@ -95,6 +95,21 @@ pub enum UrlCheck {
     Delivery,
 }
 
+impl UrlCheck {
+    /// How long a host name may take to resolve.
+    fn dns_timeout(self) -> std::time::Duration {
+        match self {
+            UrlCheck::Registration => std::time::Duration::from_secs(2),
+            UrlCheck::Delivery => std::time::Duration::from_secs(5),
+        }
+    }
+}
+
+/// At most 100 characters of a host name, for a message.
+fn excerpt(text: &str) -> String {
+    text.chars().take(100).collect()
+}
+
 /// Checks that `url` may receive webhooks: absolute http(s), no credentials,
 /// and every address it resolves to public (loopback too in sandbox mode).
 /// Deliveries check again before each attempt, since DNS can change.
@@ -125,13 +140,16 @@ pub async fn check_url(url: &str, sandbox: bool, purpose: UrlCheck) -> Result<re
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let addresses: Vec<IpAddr> = match host.parse::<IpAddr>() {
         Ok(ip) => vec![ip],
-        Err(_) => match tokio::net::lookup_host((host, port)).await {
-            Ok(found) => found.map(|addr| addr.ip()).collect(),
+        // A resolver that does not answer must not hold the request (or the
+        // delivery worker): the lookup is bounded.
+        Err(_) => match tokio::time::timeout(purpose.dns_timeout(), tokio::net::lookup_host((host, port))).await {
+            Ok(Ok(found)) => found.map(|addr| addr.ip()).collect(),
             // A name that does not resolve yet may be registered (its DNS may
             // come later); a delivery never goes anywhere this check has not
             // passed, because each attempt checks again.
-            Err(_) if purpose == UrlCheck::Registration => Vec::new(),
-            Err(err) => return Err(invalid(format!("url's host {host} does not resolve: {err}."))),
+            _ if purpose == UrlCheck::Registration => Vec::new(),
+            Ok(Err(_)) => return Err(invalid(format!("url's host {} does not resolve.", excerpt(host)))),
+            Err(_) => return Err(invalid(format!("url's host {} did not resolve in time.", excerpt(host)))),
         },
     };
     if addresses.is_empty() && purpose == UrlCheck::Delivery {
