@@ -2,7 +2,7 @@
 //! the labelled evaluation set (descriptor normalisation, merchant
 //! resolution and rules; no I/O). Baseline in the same run: the cost of just
 //! upper-casing and splitting each descriptor, the least any engine must do.
-//! Run: `cargo bench --bench engine_throughput`. Target: 200,000 tx/s.
+//! Run: `cargo bench -p sail-engine --bench engine_throughput`. Target: 200,000 tx/s.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -19,7 +19,7 @@ struct Labelled {
 
 fn main() {
     let set: Vec<Labelled> =
-        csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/core-grpc/tests/data/evaluation_set.csv"))
+        csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluation_set.csv"))
             .unwrap()
             .deserialize()
             .collect::<Result<_, _>>()
