@@ -8,6 +8,8 @@
 //!   `(sail.v1.rest)` option, the routes and request decoding of the gateway;
 //! - `required_fields.rs`: each request message's `REQUIRED` fields, checked
 //!   by the core;
+//! - `plain_text.rs`: every string a request can carry, checked by the core
+//!   for control characters;
 //! - `openapi.json`: the OpenAPI 3.1 document of those routes.
 //!
 //! The descriptor mirror lives in `build/descriptor.rs`, the generators in
@@ -69,6 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let operations = rest::operations(&api)?;
     fs::write(out_dir.join("rest_routes.rs"), rest::generate(&operations))?;
     fs::write(out_dir.join("required_fields.rs"), rest::generate_required(&api)?)?;
+    fs::write(out_dir.join("plain_text.rs"), rest::generate_plain_text(&api)?)?;
     let errors = openapi::ErrorCodes::read(&fs::read_to_string("src/errors.rs")?)?;
     fs::write(out_dir.join("openapi.json"), openapi::document(&api, &operations, &errors)?)?;
 

@@ -164,6 +164,28 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
     Ok(Value::Object(schema))
 }
 
+/// The pattern every request string matches (no control character but tab,
+/// line feed and carriage return), kept equal to
+/// `sail_api::required::PLAIN_TEXT_PATTERN` by a test. Strings with an
+/// enumeration or a format need none; one with a pattern of its own gets
+/// both, through `allOf`.
+pub const PLAIN_TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$";
+
+fn plain_text(schema: &mut Value) {
+    let target = if schema.get("items").is_some() { &mut schema["items"] } else { schema };
+    if target.get("enum").is_some() || target.get("format").is_some() {
+        return;
+    }
+    match target.get("pattern") {
+        Some(own) => {
+            let own = own.clone();
+            target["allOf"] = json!([{"pattern": own}]);
+            target["pattern"] = json!(PLAIN_TEXT_PATTERN);
+        }
+        None => target["pattern"] = json!(PLAIN_TEXT_PATTERN),
+    }
+}
+
 fn with_description(schema: Value, description: &str) -> Value {
     match schema {
         Value::Object(mut map) if !description.is_empty() => {
@@ -210,6 +232,9 @@ fn message_schema(api: &Api, full_name: &str, request: bool, path_bound: &[Strin
             && !skipped
             && (field.is_optional() || (request && field.kind() == field_type::MESSAGE));
         let mut schema = field_schema(full_name, field, nullable)?;
+        if request && field.kind() == field_type::STRING {
+            plain_text(&mut schema);
+        }
         let required_text = request && field.required() && field.kind() == field_type::STRING && !field.is_repeated();
         if required_text && schema.get("minLength").is_none() && schema.get("enum").is_none() {
             schema["minLength"] = json!(1);
@@ -286,11 +311,14 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
         };
         parameters.push(json!({
             "name": name, "in": "path", "required": true, "description": description,
-            "schema": {"type": "string", "minLength": 1},
+            "schema": {"type": "string", "minLength": 1, "pattern": PLAIN_TEXT_PATTERN},
         }));
     }
     for field in &op.query {
-        let schema = field_schema(&method.input, field, false)?;
+        let mut schema = field_schema(&method.input, field, false)?;
+        if field.kind() == field_type::STRING {
+            plain_text(&mut schema);
+        }
         let mut parameter = json!({"name": field.name(), "in": "query", "required": false, "schema": schema});
         let comment = comment_of(field.name());
         if !comment.is_empty() {

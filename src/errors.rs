@@ -87,6 +87,21 @@ impl ErrorCode {
     }
 }
 
+/// The longest error message sent, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+/// The longest `param` sent, in characters.
+pub const MAX_PARAM_CHARS: usize = 120;
+
+/// `text` cut to `max` characters, marked with `…` when cut.
+pub fn excerpt(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// One error as both transports carry it: code, human message, the request
 /// field at fault, and extra metadata (for example rate-limit figures).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,12 +113,17 @@ pub struct ErrorDetail {
 }
 
 impl ErrorDetail {
+    /// An error with `message`, cut to [`MAX_MESSAGE_CHARS`]: messages quote
+    /// what a client sent, and no client may make an error (or a gRPC status
+    /// riding a connection other partners share) as large as its input.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ErrorDetail { code, message: message.into(), param: None, metadata: HashMap::new() }
+        ErrorDetail { code, message: excerpt(message.into(), MAX_MESSAGE_CHARS), param: None, metadata: HashMap::new() }
     }
 
+    /// Names the field at fault, cut to [`MAX_PARAM_CHARS`] (an unknown JSON
+    /// field's name is the client's).
     pub fn with_param(mut self, param: impl Into<String>) -> Self {
-        self.param = Some(param.into());
+        self.param = Some(excerpt(param.into(), MAX_PARAM_CHARS));
         self
     }
 
@@ -145,7 +165,8 @@ impl ErrorDetail {
         } else {
             status.message().to_string()
         };
-        ErrorDetail { code, message, param, metadata }
+        let param = param.map(|p| excerpt(p, MAX_PARAM_CHARS));
+        ErrorDetail { code, message: excerpt(message, MAX_MESSAGE_CHARS), param, metadata }
     }
 }
 
@@ -161,6 +182,18 @@ mod tests {
             assert_eq!(status.code(), code.grpc_code());
             assert_eq!(ErrorDetail::from_status(&status), sent);
         }
+    }
+
+    #[test]
+    fn messages_and_params_never_carry_more_than_an_excerpt() {
+        let huge = "x".repeat(1_000_000);
+        let detail = ErrorDetail::new(ErrorCode::InvalidRequest, format!("Unknown type '{huge}'.")).with_param(&huge);
+        assert_eq!(detail.message.chars().count(), MAX_MESSAGE_CHARS);
+        assert!(detail.message.ends_with('…'));
+        assert_eq!(detail.param.as_ref().unwrap().chars().count(), MAX_PARAM_CHARS);
+        let back = ErrorDetail::from_status(&detail.clone().into_status());
+        assert_eq!(back, detail);
+        assert_eq!(excerpt("short".into(), 10), "short");
     }
 
     #[test]

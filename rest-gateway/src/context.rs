@@ -15,6 +15,10 @@ use sail_api::{ErrorCode, ErrorDetail};
 const FORWARDED: &[&str] = &["authorization", "request-id", "idempotency-key", "sail-user-token"];
 /// The same headers as the documentation spells them, for error params.
 const DISPLAY_NAMES: [&str; 4] = ["Authorization", "Request-Id", "Idempotency-Key", "Sail-User-Token"];
+/// The longest value of each forwarded header, in bytes: the longest a valid
+/// one can be, with room to spare. A longer one is refused here, before it
+/// reaches the connection to the core that every partner's calls share.
+pub const MAX_HEADER_BYTES: [usize; 4] = [512, 200, 255, 512];
 
 /// The forwarded headers of one REST request.
 #[derive(Debug, Clone, Default)]
@@ -28,8 +32,14 @@ impl CallContext {
     /// a dropped Idempotency-Key would make a retry create twice.
     pub fn from_headers(headers: &HeaderMap) -> Result<Self, ApiError> {
         let mut forwarded = Vec::with_capacity(FORWARDED.len());
-        for (name, display) in FORWARDED.iter().zip(DISPLAY_NAMES) {
+        for ((name, display), max) in FORWARDED.iter().zip(DISPLAY_NAMES).zip(MAX_HEADER_BYTES) {
             let Some(value) = headers.get(*name) else { continue };
+            if value.len() > max {
+                return Err(ApiError::invalid(
+                    Some(display.to_string()),
+                    format!("{display} is longer than {max} bytes."),
+                ));
+            }
             let value = value.to_str().ok().and_then(|v| MetadataValue::try_from(v).ok()).ok_or_else(|| {
                 if *name == "authorization" {
                     ApiError::new(ErrorDetail::new(

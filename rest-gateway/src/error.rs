@@ -24,9 +24,11 @@ impl ApiError {
 
     /// `400 invalid_request` naming `param`.
     pub fn invalid(param: Option<String>, message: impl Into<String>) -> Self {
-        let mut detail = ErrorDetail::new(ErrorCode::InvalidRequest, message);
-        detail.param = param;
-        ApiError::new(detail)
+        let detail = ErrorDetail::new(ErrorCode::InvalidRequest, message);
+        ApiError::new(match param {
+            Some(param) => detail.with_param(param),
+            None => detail,
+        })
     }
 
     /// `500 internal_error`, revealing nothing.

@@ -42,6 +42,25 @@ impl Default for GatewayConfig {
     }
 }
 
+/// Marks a request whose `Request-Id` was unusable (too long, or not visible
+/// ASCII); the API answers it `400` naming the header.
+#[derive(Debug, Clone, Copy)]
+pub struct UnusableRequestId;
+
+/// Drops an unusable `Request-Id` before the request-id layers see it, so a
+/// fresh id is made and echoed instead: no header a client sends is echoed
+/// back unbounded.
+async fn refuse_unusable_request_id(mut request: Request<axum::body::Body>) -> Request<axum::body::Body> {
+    let unusable = request.headers().get(&REQUEST_ID).is_some_and(|v| {
+        v.len() > context::MAX_HEADER_BYTES[1] || v.to_str().map_or(true, |s| s.chars().any(|c| c.is_control()))
+    });
+    if unusable {
+        request.headers_mut().remove(&REQUEST_ID);
+        request.extensions_mut().insert(UnusableRequestId);
+    }
+    request
+}
+
 /// A lazily connecting channel to the core at `url` (`http://host:port`).
 pub fn core_channel(url: &str) -> Result<Channel, tonic::transport::Error> {
     Ok(Endpoint::from_shared(url.to_string())?.connect_timeout(Duration::from_secs(5)).tcp_nodelay(true).connect_lazy())
@@ -78,6 +97,7 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::map_request(refuse_unusable_request_id))
                 .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID.clone()))
                 .layer(trace)

@@ -176,3 +176,98 @@ async fn a_core_that_is_down_is_a_500_that_leaks_nothing() {
     assert_eq!(health.status(), 503);
     assert_eq!(app.client.get(format!("{}/healthz", app.http_root)).send().await.unwrap().status(), 200);
 }
+
+#[tokio::test]
+async fn control_characters_are_refused_before_anything_is_stored() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("connections,ingest,expenses").await;
+    app.post(&key, "/users", json!({"external_user_id": "nul-\u{0}-x"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("external_user_id"),
+    );
+    let user = app.create_user(&key, "u").await;
+    let connection = app
+        .post(&key, &format!("/users/{user}/connections"), json!({"type": "external", "provider_label": "B"}))
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rows = json!({"transactions": [
+        {"external_transaction_id": "ok", "date": "2026-11-01", "amount": 5, "description": "LABCORP"},
+        {"external_transaction_id": "bad", "date": "2026-11-01", "amount": 5, "description": "CVS\u{0}PHARMACY"},
+    ]});
+    let path = format!("/users/{user}/connections/{connection}/transactions");
+    app.post(&key, &path, rows).await.assert_error(400, "invalid_request", Some("transactions.1.description"));
+    assert_eq!(app.get(&key, &format!("/users/{user}/expenses")).await.body["pagination"]["total"], 0);
+    assert_eq!(app.get(&key, "/events").await.body["pagination"]["total"], 0, "no job was queued");
+    // Tabs and line breaks are text.
+    let tabbed = json!({"transactions": [
+        {"external_transaction_id": "t", "date": "2026-11-01", "amount": 5, "description": "CVS\tPHARMACY\r\n#1"},
+    ]});
+    assert_eq!(app.post(&key, &path, tabbed).await.status, 202);
+
+    // gRPC callers get the same answer.
+    let mut users =
+        sail_api::pb::users_client::UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::CreateUserRequest {
+        external_user_id: "g".into(),
+        first_name: Some("Ja\u{7}ne".into()),
+        ..Default::default()
+    });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let refused = users.create_user(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert_eq!(sail_api::ErrorDetail::from_status(&refused).param.as_deref(), Some("first_name"));
+}
+
+#[tokio::test]
+async fn errors_never_echo_more_than_an_excerpt_of_the_input() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let huge = "t".repeat(20_000);
+    let reply = app.get(&key, &format!("/events?type={huge}")).await;
+    reply.assert_error(400, "invalid_request", Some("type"));
+    assert!(reply.body.to_string().len() < 1_000, "{} bytes", reply.body.to_string().len());
+    let field = "f".repeat(50_000);
+    let reply = app.post(&key, "/users", json!({"external_user_id": "u", field.clone(): 1})).await;
+    assert_eq!(reply.status, 400);
+    assert!(reply.body["error"]["param"].as_str().unwrap().chars().count() <= sail_api::errors::MAX_PARAM_CHARS);
+    assert!(reply.body.to_string().len() < 1_500);
+    // The shared connection to the core still serves everyone.
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+}
+
+#[tokio::test]
+async fn oversized_headers_are_refused_by_name_and_never_echoed() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let big = "a".repeat(20_000);
+    for (header, value) in [("Idempotency-Key", big.as_str()), ("Sail-User-Token", big.as_str())] {
+        let reply = Reply::from(
+            app.client
+                .post(app.url("/users"))
+                .bearer_auth(&key)
+                .header(header, value)
+                .json(&json!({"external_user_id": "h"}))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        reply.assert_error(400, "invalid_request", Some(header));
+    }
+    let huge_key = Reply::from(
+        app.client.get(app.url("/users")).header("Authorization", format!("Bearer {big}")).send().await.unwrap(),
+    )
+    .await;
+    huge_key.assert_error(400, "invalid_request", Some("Authorization"));
+
+    let echoed = app.client.get(app.url("/users")).bearer_auth(&key).header("Request-Id", &big).send().await.unwrap();
+    let request_id = echoed.headers()["request-id"].to_str().unwrap().to_string();
+    assert!(request_id.len() <= 64, "a fresh id, not the client's: {} bytes", request_id.len());
+    Reply::from(echoed).await.assert_error(400, "invalid_request", Some("Request-Id"));
+    // Nothing of that disturbed anyone: an ordinary call still works.
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+}

@@ -55,3 +55,11 @@ async fn the_document_and_reference_are_served_without_a_key() {
     assert!(html.contains("id=\"PushTransactions\""), "every operation has its section");
     assert!(!html.contains("src=\"http"), "the page loads nothing from the network");
 }
+
+#[test]
+fn the_document_states_the_plain_text_rule_the_core_enforces() {
+    let document: serde_json::Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let external_user_id = &document["components"]["schemas"]["CreateUserRequest"]["properties"]["external_user_id"];
+    assert_eq!(external_user_id["pattern"], sail_api::required::PLAIN_TEXT_PATTERN);
+    assert_eq!(external_user_id["allOf"][0]["pattern"], "\\S");
+}

@@ -7,6 +7,7 @@ use tonic::{Request, Response, Status};
 
 use crate::directory::{self, search_text};
 use crate::domain::Page;
+use crate::grpc::accept;
 
 pub struct DirectoryService {
     pub db: DatabaseConnection,
@@ -36,6 +37,7 @@ impl Merchants for DirectoryService {
         &self,
         request: Request<pb::ListMerchantsRequest>,
     ) -> Result<Response<pb::ListMerchantsResponse>, Status> {
+        accept(&request)?;
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let search = search_text(req.search)?;
@@ -53,6 +55,7 @@ impl Administrators for DirectoryService {
         &self,
         request: Request<pb::ListAdministratorsRequest>,
     ) -> Result<Response<pb::ListAdministratorsResponse>, Status> {
+        accept(&request)?;
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let search = search_text(req.search)?;

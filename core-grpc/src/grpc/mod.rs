@@ -10,7 +10,7 @@ pub mod transactions;
 pub mod users;
 pub mod webhooks;
 
-use sail_api::required::Required;
+use sail_api::required::{PlainText, Required};
 use tonic::Request;
 
 use crate::auth::{Caller, caller};
@@ -19,17 +19,23 @@ use crate::error::CoreError;
 /// What every handler does first: read the caller the authentication layer
 /// attached, and refuse a request whose required fields (declared with
 /// `google.api.field_behavior` in proto) are absent or blank, naming the
-/// field, before anything else reads it. A malformed `Idempotency-Key` is
-/// refused here too.
-pub fn accept<T: Required>(request: &Request<T>) -> Result<Caller, CoreError> {
+/// field, before anything else reads it. A malformed `Idempotency-Key`, and
+/// text holding control characters, are refused here too.
+pub fn accept<T: Required + PlainText>(request: &Request<T>) -> Result<Caller, CoreError> {
     let caller = caller(request)?;
     // A malformed Idempotency-Key is refused on every method, not only on
     // those that replay.
     crate::idempotency::key_of(request)?;
-    match request.get_ref().missing_field() {
-        Some((field, message)) => Err(CoreError::invalid(field, message)),
-        None => Ok(caller),
+    if let Some((field, message)) = request.get_ref().missing_field() {
+        return Err(CoreError::invalid(field, message));
     }
+    // PostgreSQL cannot store NUL, and no control character belongs in a
+    // name, id or descriptor: refused here, before anything is stored.
+    if let Some(field) = request.get_ref().control_character_field() {
+        let message = format!("{field} must not contain control characters (only tab, line feed and carriage return).");
+        return Err(CoreError::invalid(field, message));
+    }
+    Ok(caller)
 }
 
 #[cfg(test)]

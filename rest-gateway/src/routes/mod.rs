@@ -51,6 +51,12 @@ pub fn api(core: Channel) -> Router {
 /// the route's success status or the error envelope.
 async fn handle(route: &'static Route, core: Channel, request: Request) -> Result<Response, ApiError> {
     let (mut parts, body) = request.into_parts();
+    if parts.extensions.get::<crate::UnusableRequestId>().is_some() {
+        return Err(ApiError::invalid(
+            Some("Request-Id".to_string()),
+            "Request-Id must be at most 200 bytes of visible ASCII; this response carries one Sail made.",
+        ));
+    }
     let ctx = CallContext::from_headers(&parts.headers)?;
     let Path(path_params) = Path::<Vec<(String, String)>>::from_request_parts(&mut parts, &())
         .await
