@@ -186,6 +186,15 @@ fn plain_text(schema: &mut Value) {
     }
 }
 
+/// The length limit the core enforces on a request string (the declared one,
+/// or the default for ids and labels), stated in the document.
+fn limit_length(schema: &mut Value, field: &FieldDescriptorProto) {
+    if let Some(max) = crate::rest::max_length(field) {
+        let target = if schema.get("items").is_some() { &mut schema["items"] } else { schema };
+        target["maxLength"] = json!(max);
+    }
+}
+
 fn with_description(schema: Value, description: &str) -> Value {
     match schema {
         Value::Object(mut map) if !description.is_empty() => {
@@ -234,6 +243,7 @@ fn message_schema(api: &Api, full_name: &str, request: bool, path_bound: &[Strin
         let mut schema = field_schema(full_name, field, nullable)?;
         if request && field.kind() == field_type::STRING {
             plain_text(&mut schema);
+            limit_length(&mut schema, field);
         }
         let required_text = request && field.required() && field.kind() == field_type::STRING && !field.is_repeated();
         if required_text && schema.get("minLength").is_none() && schema.get("enum").is_none() {
@@ -311,13 +321,14 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
         };
         parameters.push(json!({
             "name": name, "in": "path", "required": true, "description": description,
-            "schema": {"type": "string", "minLength": 1, "pattern": PLAIN_TEXT_PATTERN},
+            "schema": {"type": "string", "minLength": 1, "maxLength": crate::rest::DEFAULT_MAX_LENGTH, "pattern": PLAIN_TEXT_PATTERN},
         }));
     }
     for field in &op.query {
         let mut schema = field_schema(&method.input, field, false)?;
         if field.kind() == field_type::STRING {
             plain_text(&mut schema);
+            limit_length(&mut schema, field);
         }
         let mut parameter = json!({"name": field.name(), "in": "query", "required": false, "schema": schema});
         let comment = comment_of(field.name());

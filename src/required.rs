@@ -13,11 +13,34 @@ pub trait Required {
 
 include!(concat!(env!("OUT_DIR"), "/required_fields.rs"));
 
-/// A request message whose strings can be checked for control characters.
+/// What is wrong with a request string or list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextProblem {
+    /// A control character other than tab, line feed or carriage return.
+    ControlCharacter,
+    /// Longer than this many characters.
+    TooLong(u32),
+    /// More than this many items.
+    TooMany(u32),
+}
+
+/// A request message whose strings and lists can be checked against the
+/// limits declared in proto.
 pub trait PlainText {
-    /// The first field (dotted path, `transactions.3.description`) holding a
-    /// control character other than tab, line feed or carriage return.
-    fn control_character_field(&self) -> Option<String>;
+    /// The first field (dotted path, `transactions.3.description`) that
+    /// breaks a rule, and how.
+    fn text_problem(&self) -> Option<(String, TextProblem)>;
+}
+
+/// How one string breaks the rules, if it does.
+pub fn text_problem(text: &str, max_chars: u32) -> Option<TextProblem> {
+    if !is_plain_text(text) {
+        Some(TextProblem::ControlCharacter)
+    } else if text.chars().count() > max_chars as usize {
+        Some(TextProblem::TooLong(max_chars))
+    } else {
+        None
+    }
 }
 
 /// No control character but tab, line feed and carriage return: the rule the
@@ -55,16 +78,21 @@ mod tests {
             transactions: vec![row("CVS\tPHARMACY"), row("CVS\u{0}PHARMACY")],
             ..Default::default()
         };
-        assert_eq!(push.control_character_field().as_deref(), Some("transactions.1.description"));
+        let field = |problem: Option<(String, super::TextProblem)>| problem.map(|(f, _)| f);
+        assert_eq!(field(push.text_problem()).as_deref(), Some("transactions.1.description"));
         let user = pb::CreateUserRequest {
             external_user_id: "u".into(),
             address: Some(pb::Address { city: Some("Austin\u{7f}".into()), ..Default::default() }),
             ..Default::default()
         };
-        assert_eq!(user.control_character_field().as_deref(), Some("address.city"));
+        assert_eq!(field(user.text_problem()).as_deref(), Some("address.city"));
         let events = pb::CreateWebhookEndpointRequest { url: "https://x".into(), events: vec!["a\u{1b}".into()] };
-        assert_eq!(events.control_character_field().as_deref(), Some("events.0"));
-        assert_eq!(pb::ListUsersRequest::default().control_character_field(), None);
+        assert_eq!(field(events.text_problem()).as_deref(), Some("events.0"));
+        assert_eq!(pb::ListUsersRequest::default().text_problem(), None);
+        let long = pb::GetUserRequest { user_id: "u".repeat(256) };
+        assert_eq!(long.text_problem(), Some(("user_id".into(), super::TextProblem::TooLong(255))));
+        let many = pb::CreateWebhookEndpointRequest { url: "https://x".into(), events: vec!["a".into(); 17] };
+        assert_eq!(many.text_problem(), Some(("events".into(), super::TextProblem::TooMany(16))));
         assert!(super::is_plain_text("line one\nline two\ttab\r"));
     }
 }

@@ -271,3 +271,20 @@ async fn oversized_headers_are_refused_by_name_and_never_echoed() {
     // Nothing of that disturbed anyone: an ordinary call still works.
     assert_eq!(app.get(&key, "/users").await.status, 200);
 }
+
+#[tokio::test]
+async fn every_string_and_list_has_the_limit_proto_declares() {
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    // An id of no declared length: the default limit, naming the path parameter.
+    let long_id = "u".repeat(256);
+    app.get(&key, &format!("/users/{long_id}")).await.assert_error(400, "invalid_request", Some("user_id"));
+    app.get(&key, &format!("/users/{}", "u".repeat(255))).await.assert_error(404, "not_found", Some("user_id"));
+    // A declared one (search: 100), on the raw value.
+    let search = "w".repeat(101);
+    app.get(&key, &format!("/merchants?search={search}")).await.assert_error(400, "invalid_request", Some("search"));
+    // Lists: at most 16 subscribed event types.
+    let events = vec!["transactions.ingested"; 17];
+    let reply = app.post(&key, "/webhook-endpoints", json!({"url": "https://example.com/h", "events": events})).await;
+    reply.assert_error(400, "invalid_request", Some("events"));
+}

@@ -10,7 +10,7 @@ pub mod transactions;
 pub mod users;
 pub mod webhooks;
 
-use sail_api::required::{PlainText, Required};
+use sail_api::required::{PlainText, Required, TextProblem};
 use tonic::Request;
 
 use crate::auth::{Caller, caller};
@@ -29,10 +29,17 @@ pub fn accept<T: Required + PlainText>(request: &Request<T>) -> Result<Caller, C
     if let Some((field, message)) = request.get_ref().missing_field() {
         return Err(CoreError::invalid(field, message));
     }
-    // PostgreSQL cannot store NUL, and no control character belongs in a
-    // name, id or descriptor: refused here, before anything is stored.
-    if let Some(field) = request.get_ref().control_character_field() {
-        let message = format!("{field} must not contain control characters (only tab, line feed and carriage return).");
+    // The limits declared in proto, for every string and list of the
+    // request: PostgreSQL cannot store NUL, and no control character belongs
+    // in a name, id or descriptor; refused here, before anything is stored.
+    if let Some((field, problem)) = request.get_ref().text_problem() {
+        let message = match problem {
+            TextProblem::ControlCharacter => {
+                format!("{field} must not contain control characters (only tab, line feed and carriage return).")
+            }
+            TextProblem::TooLong(max) => format!("{field} must be at most {max} characters."),
+            TextProblem::TooMany(max) => format!("{field} holds more than {max} items."),
+        };
         return Err(CoreError::invalid(field, message));
     }
     Ok(caller)
