@@ -57,6 +57,7 @@ const STATUS_TEXT: &[(u16, &str)] = &[
     (413, "The request body is larger than the service accepts."),
     (429, "Too many requests for this key; retry after `Retry-After` seconds."),
     (500, "Sail failed; nothing internal is revealed. Retry with the same Idempotency-Key."),
+    (503, "Sail could not be reached for a moment; nothing was applied. Retry with the same Idempotency-Key."),
 ];
 
 fn first_sentence(text: &str) -> String {
@@ -304,7 +305,7 @@ fn error_statuses(op: &RestOperation<'_>) -> Vec<u16> {
     if op.has_body {
         statuses.push(413);
     }
-    statuses.extend([429, 500]);
+    statuses.extend([429, 500, 503]);
     statuses
 }
 

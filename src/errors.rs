@@ -60,6 +60,7 @@ error_codes! {
     RequestTooLarge => "request_too_large", 413, ResourceExhausted;
     RateLimited => "rate_limited", 429, ResourceExhausted;
     InternalError => "internal_error", 500, Internal;
+    ServiceUnavailable => "service_unavailable", 503, Unavailable;
 }
 
 impl ErrorCode {
@@ -82,6 +83,8 @@ impl ErrorCode {
             Code::PermissionDenied => ErrorCode::InsufficientKeyScope,
             Code::NotFound => ErrorCode::NotFound,
             Code::ResourceExhausted => ErrorCode::RateLimited,
+            // The core could not be reached: nothing was applied; retry.
+            Code::Unavailable => ErrorCode::ServiceUnavailable,
             _ => ErrorCode::InternalError,
         }
     }
@@ -159,9 +162,14 @@ impl ErrorDetail {
         let param = metadata
             .remove("param")
             .or_else(|| details.bad_request().and_then(|bad| bad.field_violations.first().map(|v| v.field.clone())));
-        let message = if code == ErrorCode::InternalError && info.is_none() {
+        let message = if matches!(code, ErrorCode::InternalError | ErrorCode::ServiceUnavailable) && info.is_none() {
             // A bare transport failure: never show its internals to a partner.
-            "An internal error occurred.".to_string()
+            if code == ErrorCode::ServiceUnavailable {
+                "Sail is unavailable for a moment; nothing was applied. Retry, with the same Idempotency-Key."
+                    .to_string()
+            } else {
+                "An internal error occurred.".to_string()
+            }
         } else {
             status.message().to_string()
         };
@@ -207,7 +215,7 @@ mod tests {
         let detail = ErrorDetail::from_status(&Status::not_found("x"));
         assert_eq!(detail.code, ErrorCode::NotFound);
         let detail = ErrorDetail::from_status(&Status::unavailable("tcp connect error 127.0.0.1"));
-        assert_eq!(detail.code, ErrorCode::InternalError);
+        assert_eq!(detail.code, ErrorCode::ServiceUnavailable);
         assert!(!detail.message.contains("127.0.0.1"));
     }
 

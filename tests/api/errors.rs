@@ -155,7 +155,7 @@ async fn rate_limits_answer_429_with_headers_per_key() {
 }
 
 #[tokio::test]
-async fn a_core_that_is_down_is_a_500_that_leaks_nothing() {
+async fn a_core_that_is_down_is_a_503_that_leaks_nothing() {
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses").await;
     // A gateway pointed at a port where no core listens.
@@ -170,7 +170,7 @@ async fn a_core_that_is_down_is_a_500_that_leaks_nothing() {
     let reply =
         Reply::from(app.client.get(format!("http://{addr}/api/v1/users")).bearer_auth(&key).send().await.unwrap())
             .await;
-    reply.assert_error(500, "internal_error", None);
+    reply.assert_error(503, "service_unavailable", None);
     assert!(!reply.body.to_string().contains("127.0.0.1"));
     let health = app.client.get(format!("http://{addr}/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 503);
