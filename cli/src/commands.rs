@@ -181,11 +181,27 @@ async fn serve(
             first.context("server task")??;
         }
     }
-    while let Some(done) = tasks.join_next().await {
-        done.context("server task")??;
+    // In-flight requests and the job in hand finish first, but a client
+    // that keeps an idle connection open must not hold the process forever.
+    let drained = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while let Some(done) = tasks.join_next().await {
+            done.context("server task")??;
+        }
+        anyhow::Ok(())
+    })
+    .await;
+    match drained {
+        Ok(result) => result,
+        Err(_) => {
+            tracing::warn!("connections still open after {} s; stopping anyway", SHUTDOWN_GRACE.as_secs());
+            tasks.abort_all();
+            Ok(())
+        }
     }
-    Ok(())
 }
+
+/// How long a stopping server waits for in-flight work and open connections.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// What a starting server tells its operator: where it listens, which
 /// database it uses, and what to do next.

@@ -87,6 +87,10 @@ pub struct CoreArgs {
     /// taken over after this.
     #[arg(long, env = "SAIL_JOB_LEASE_S", default_value_t = 60)]
     pub job_lease_s: u64,
+    /// Let webhooks go to loopback and private addresses (development only;
+    /// cloud metadata and other special-purpose addresses are refused anyway).
+    #[arg(long, env = "SAIL_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = ArgAction::Set)]
+    pub webhook_allow_private: bool,
 }
 
 /// Settings of the REST gateway.
@@ -112,6 +116,7 @@ impl CoreArgs {
             hosted_session_ttl: Duration::from_secs(self.hosted_session_ttl_s),
             workers: self.workers,
             job_lease: Duration::from_secs(self.job_lease_s),
+            webhook_allow_private: self.webhook_allow_private,
         }
     }
 }

@@ -27,6 +27,10 @@ pub struct CoreConfig {
     /// How long a worker's claim on a job holds; a worker that dies holding
     /// one leaves the job to another worker after this.
     pub job_lease: Duration,
+    /// Webhooks may go to loopback and private addresses (development and
+    /// tests only; never implied by sandbox mode). Metadata and other
+    /// special-purpose addresses are refused regardless.
+    pub webhook_allow_private: bool,
 }
 
 impl Default for CoreConfig {
@@ -41,6 +45,7 @@ impl Default for CoreConfig {
             hosted_session_ttl: Duration::from_secs(1800),
             workers: 2,
             job_lease: crate::jobs::DEFAULT_LEASE,
+            webhook_allow_private: false,
         }
     }
 }

@@ -190,7 +190,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         // Tests make bursts of calls; the limiter has tests of its own.
-        let core = CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() };
+        // Tests receive webhooks on loopback.
+        let core = CoreConfig { rate_limit_rps: 0, webhook_allow_private: true, ..CoreConfig::default() };
         Options { core, gateway: GatewayConfig::default() }
     }
 }

@@ -108,7 +108,12 @@ sys.exit(0 if ok else 1)
 
 fn fast_retries() -> Options {
     Options {
-        core: CoreConfig { rate_limit_rps: 0, webhook_retry_base: Duration::from_millis(50), ..CoreConfig::default() },
+        core: CoreConfig {
+            rate_limit_rps: 0,
+            webhook_retry_base: Duration::from_millis(50),
+            webhook_allow_private: true,
+            ..CoreConfig::default()
+        },
         ..Default::default()
     }
 }
@@ -380,4 +385,38 @@ async fn the_event_list_shows_deliveries_as_the_event_does() {
     assert_eq!(listed["data"][0]["deliveries"], one["deliveries"], "{listed}");
     assert_eq!(listed["data"][0]["deliveries"][0]["status"], "delivered");
     assert_eq!(listed["data"][0]["delivery_attempts"], one["delivery_attempts"]);
+}
+
+#[tokio::test]
+async fn only_public_unicast_receivers_unless_private_ones_are_allowed_explicitly() {
+    // Sandbox mode on, private receivers not allowed: the default of `sail serve`.
+    let options = Options { core: CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    for url in [
+        "http://127.0.0.1:9000/hook",
+        "http://[::127.0.0.1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/hook",
+        "http://[2002:a9fe:a9fe::]/hook",
+        "http://[fec0::1]/hook",
+        "http://192.0.0.192/hook",
+        "http://198.18.0.1/hook",
+        "http://240.0.0.1/hook",
+        "http://192.0.2.1/hook",
+        "http://localhost/hook",
+    ] {
+        let reply = app.post(&key, "/webhook-endpoints", json!({"url": url})).await;
+        reply.assert_error(400, "invalid_request", Some("url"));
+    }
+    // With the explicit setting, loopback and private receivers are allowed;
+    // metadata addresses never.
+    let allowed = TestApp::spawn().await;
+    let (_, key) = allowed.partner_key("expenses").await;
+    let reply = allowed.post(&key, "/webhook-endpoints", json!({"url": "http://127.0.0.1:9000/hook"})).await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    allowed.post(&key, "/webhook-endpoints", json!({"url": "http://169.254.169.254/latest"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("url"),
+    );
 }

@@ -92,9 +92,10 @@ impl WebhookEndpoints for WebhooksService {
         let req = request.into_inner();
         let method = "/sail.v1.WebhookEndpoints/CreateWebhookEndpoint";
         let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
-            let sandbox = self.core.config.sandbox;
+            let allow_private = self.core.config.webhook_allow_private;
             let created =
-                webhooks::create_endpoint(&self.core.db, &caller.partner_id, &req.url, &req.events, sandbox).await?;
+                webhooks::create_endpoint(&self.core.db, &caller.partner_id, &req.url, &req.events, allow_private)
+                    .await?;
             Ok(endpoint_to_pb(created, true))
         })
         .await?;

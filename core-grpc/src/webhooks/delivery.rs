@@ -78,7 +78,7 @@ async fn attempt(
     let body = event_body(event)?;
     let started = Instant::now();
     // DNS may have changed since the endpoint was registered: check again.
-    let url = match check_url(&endpoint.url, core.config.sandbox, UrlCheck::Delivery).await {
+    let url = match check_url(&endpoint.url, core.config.webhook_allow_private, UrlCheck::Delivery).await {
         Ok(url) => url,
         Err(err) => {
             return Ok(AttemptResult { status_code: None, error: Some(err.to_string()), latency: started.elapsed() });

@@ -4,12 +4,13 @@
 //! the transaction that made the change, and delivery workers claim them
 //! through the same loop and lease as jobs.
 
+pub mod address;
 pub mod delivery;
 pub mod signature;
 
 pub use crate::config::WEBHOOK_ATTEMPT_TIMEOUT as ATTEMPT_TIMEOUT;
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::IpAddr;
 
 use entities::webhook_endpoint;
 use sea_orm::{
@@ -26,49 +27,6 @@ use crate::outbox::{self, EndpointStatus};
 /// A new signing secret: `whsec_` + 32 base62 characters.
 pub fn generate_secret() -> String {
     crate::domain::random_token("whsec_", 32)
-}
-
-/// Why an address may not receive webhooks, if it may not.
-pub fn forbidden_address(ip: IpAddr, sandbox: bool) -> Option<&'static str> {
-    let ip = match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map(IpAddr::V4).unwrap_or(IpAddr::V6(v6)),
-        v4 => v4,
-    };
-    if ip.is_loopback() {
-        return (!sandbox).then_some("a loopback address");
-    }
-    match ip {
-        IpAddr::V4(v4) => {
-            let o = v4.octets();
-            if v4 == Ipv4Addr::new(169, 254, 169, 254) {
-                Some("a cloud metadata address")
-            } else if v4.is_private() {
-                Some("a private address")
-            } else if v4.is_link_local() {
-                Some("a link-local address")
-            } else if v4.is_unspecified() || v4.is_broadcast() || v4.is_multicast() || o[0] == 0 {
-                Some("a non-routable address")
-            } else if o[0] == 100 && (64..128).contains(&o[1]) {
-                Some("a shared (carrier-grade NAT) address")
-            } else {
-                None
-            }
-        }
-        IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            if v6 == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) {
-                Some("a cloud metadata address")
-            } else if (first & 0xfe00) == 0xfc00 {
-                Some("a private (unique local) address")
-            } else if (first & 0xffc0) == 0xfe80 {
-                Some("a link-local address")
-            } else if v6.is_unspecified() || v6.is_multicast() {
-                Some("a non-routable address")
-            } else {
-                None
-            }
-        }
-    }
 }
 
 /// A webhook URL's host name, as the `url` pattern in
@@ -111,9 +69,10 @@ fn excerpt(text: &str) -> String {
 }
 
 /// Checks that `url` may receive webhooks: absolute http(s), no credentials,
-/// and every address it resolves to public (loopback too in sandbox mode).
+/// and every address it resolves to public unicast (`address`; private and
+/// loopback ones too with `allow_private`).
 /// Deliveries check again before each attempt, since DNS can change.
-pub async fn check_url(url: &str, sandbox: bool, purpose: UrlCheck) -> Result<reqwest::Url, CoreError> {
+pub async fn check_url(url: &str, allow_private: bool, purpose: UrlCheck) -> Result<reqwest::Url, CoreError> {
     let invalid = |why: String| CoreError::invalid("url", why);
     if url.len() > 2048 {
         return Err(invalid("url must be at most 2048 characters.".into()));
@@ -156,10 +115,11 @@ pub async fn check_url(url: &str, sandbox: bool, purpose: UrlCheck) -> Result<re
         return Err(invalid(format!("url's host {host} does not resolve.")));
     }
     for ip in addresses {
-        if let Some(why) = forbidden_address(ip, sandbox) {
+        if let Some(why) = address::forbidden(ip, allow_private) {
             return Err(invalid(format!(
-                "url resolves to {ip}, {why}; webhooks go to public addresses only{}.",
-                if sandbox { "" } else { " (sandbox mode also allows loopback)" }
+                "url resolves to {ip}, {}; webhooks go to public addresses only{}.",
+                why.describe(),
+                if allow_private { "" } else { " (SAIL_WEBHOOK_ALLOW_PRIVATE=true also allows private ones)" }
             )));
         }
     }
@@ -189,9 +149,9 @@ pub async fn create_endpoint(
     partner_id: &str,
     url: &str,
     events: &[String],
-    sandbox: bool,
+    allow_private: bool,
 ) -> Result<webhook_endpoint::Model, CoreError> {
-    let url = check_url(url, sandbox, UrlCheck::Registration).await?;
+    let url = check_url(url, allow_private, UrlCheck::Registration).await?;
     let events = parse_event_types(events)?;
     let model = webhook_endpoint::ActiveModel {
         id: Set(new_id(IdKind::WebhookEndpoint)),
@@ -279,42 +239,6 @@ mod url_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ip(text: &str) -> IpAddr {
-        text.parse().unwrap()
-    }
-
-    #[test]
-    fn private_and_special_addresses_are_forbidden_in_production() {
-        for bad in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "169.254.1.1",
-            "0.0.0.0",
-            "100.64.0.1",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:10.0.0.1",
-            "fd00:ec2::254",
-        ] {
-            assert!(forbidden_address(ip(bad), false).is_some(), "{bad}");
-        }
-        for good in ["93.184.216.34", "8.8.8.8", "2606:4700::1111"] {
-            assert_eq!(forbidden_address(ip(good), false), None, "{good}");
-        }
-    }
-
-    #[test]
-    fn sandbox_mode_allows_loopback_only() {
-        assert_eq!(forbidden_address(ip("127.0.0.1"), true), None);
-        assert_eq!(forbidden_address(ip("::1"), true), None);
-        assert!(forbidden_address(ip("10.0.0.1"), true).is_some());
-        assert!(forbidden_address(ip("169.254.169.254"), true).is_some());
-    }
 
     #[test]
     fn secrets_are_long_and_distinct() {
