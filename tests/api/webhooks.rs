@@ -213,6 +213,7 @@ async fn a_receiver_failing_twice_gets_exactly_three_attempts() {
     let codes: Vec<_> = attempts.iter().map(|a| a["status_code"].as_i64().unwrap()).collect();
     assert_eq!(codes, [500, 500, 200]);
     assert!(attempts[0]["error"].as_str().unwrap().contains("500"));
+    assert_eq!(attempts[0]["error"], "http_500", "the kind of failure, nothing more");
     assert_eq!(event["deliveries"][0]["attempts"], 3);
 }
 
@@ -241,6 +242,7 @@ async fn a_receiver_down_across_a_restart_still_gets_the_event() {
     let event = settled_event(&app, &key, &event_id).await;
     assert_eq!(event["deliveries"][0]["status"], "delivered");
     assert!(event["delivery_attempts"][0]["error"].as_str().unwrap().contains("connect"));
+    assert_eq!(event["delivery_attempts"][0]["error"], "connection_failed", "nothing of what the port said");
 }
 
 #[tokio::test]

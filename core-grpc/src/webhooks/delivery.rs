@@ -11,7 +11,7 @@ use rand::Rng;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
-use super::{ATTEMPT_TIMEOUT, UrlCheck, check_url, signature};
+use super::{UrlCheck, check_url, signature};
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
@@ -81,7 +81,15 @@ async fn attempt(
     let url = match check_url(&endpoint.url, core.config.webhook_allow_private, UrlCheck::Delivery).await {
         Ok(url) => url,
         Err(err) => {
-            return Ok(AttemptResult { status_code: None, error: Some(err.to_string()), latency: started.elapsed() });
+            // The reason stays in Sail's log: telling the caller which
+            // address a name resolved to, or that it is not public, would
+            // make deliveries a probe of networks they cannot see.
+            tracing::warn!(endpoint = %endpoint.id, error = %err, "a webhook endpoint's address was refused");
+            return Ok(AttemptResult {
+                status_code: None,
+                error: Some(CONNECTION_FAILED.to_string()),
+                latency: started.elapsed(),
+            });
         }
     };
     let signed = signature::sign(&endpoint.secret, time::now().timestamp(), body.as_bytes());
@@ -99,21 +107,23 @@ async fn attempt(
     Ok(match sent {
         Ok(response) => {
             let code = response.status().as_u16();
-            let error = (!(200..300).contains(&code)).then(|| format!("the endpoint answered {code}"));
+            let error = (!(200..300).contains(&code)).then(|| format!("http_{code}"));
             AttemptResult { status_code: Some(code), error, latency }
         }
         Err(err) => {
-            let why = if err.is_timeout() {
-                format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())
-            } else if err.is_connect() {
-                "could not connect to the endpoint".to_string()
-            } else {
-                format!("request failed: {err}")
-            };
-            AttemptResult { status_code: None, error: Some(why), latency }
+            // Only the kind of failure, never its text: what a refused or
+            // reset connection says differs by what listens on the port.
+            let why = if err.is_timeout() { TIMEOUT } else { CONNECTION_FAILED };
+            tracing::info!(endpoint = %endpoint.id, error = %err, "a webhook attempt failed");
+            AttemptResult { status_code: None, error: Some(why.to_string()), latency }
         }
     })
 }
+
+/// An attempt that found no answer within the attempt timeout (10 s).
+pub const TIMEOUT: &str = "timeout";
+/// An attempt that could not connect (or whose address was refused).
+pub const CONNECTION_FAILED: &str = "connection_failed";
 
 /// A claimed delivery and what its attempt came to.
 struct Outcome {
