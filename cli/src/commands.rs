@@ -244,7 +244,7 @@ impl Banner {
 
     fn print(&self) {
         for line in self.lines() {
-            eprintln!("{line}");
+            crate::settings::say(&line);
         }
     }
 }

@@ -102,12 +102,12 @@ pub enum IfMissing {
 /// applies migrations, and connects.
 pub async fn open(database_url: &str, if_missing: IfMissing) -> anyhow::Result<db::DatabaseConnection> {
     let target = Target::parse(database_url)?;
-    eprintln!("database: {}", target.describe());
+    crate::settings::say(&format!("database: {}", target.describe()));
     if !target.exists().await? {
         match if_missing {
             IfMissing::Create => {
                 target.create().await?;
-                eprintln!("database: created");
+                crate::settings::say("database: created");
             }
             IfMissing::Refuse => bail!(
                 "no database at {}: start the service once (`sail serve`), run `sail migrate`, or pass --create",

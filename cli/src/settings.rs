@@ -305,8 +305,21 @@ pub enum DevCommand {
     },
 }
 
+/// The log format in force, for [`say`].
+static FORMAT: std::sync::OnceLock<LogFormat> = std::sync::OnceLock::new();
+
+/// Tells the operator something on stderr: a plain line, or a JSON log
+/// event when logs are JSON (so a log pipeline sees nothing else).
+pub fn say(line: &str) {
+    match FORMAT.get() {
+        Some(LogFormat::Json) => tracing::info!("{line}"),
+        _ => eprintln!("{line}"),
+    }
+}
+
 /// Logs to stderr; `RUST_LOG` overrides the default `info`.
 pub fn init_tracing(format: LogFormat) {
+    let _ = FORMAT.set(format);
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
         tracing_subscriber::EnvFilter::new(
             "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,h2=warn,tower=warn,hyper=warn",

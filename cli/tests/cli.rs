@@ -457,3 +457,25 @@ fn refusals_are_not_errors_and_every_grpc_call_has_a_request_id() {
         .unwrap_or_else(|| panic!("no log line with the generated id {request_id}:\n{log}"));
     assert!(grpc_line.contains("grpc_code=Ok"), "{grpc_line}");
 }
+
+#[test]
+fn json_logs_are_json_from_the_first_line() {
+    let dir = Workdir::empty();
+    let mut command = dir.sail();
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--log-format", "json"]);
+    let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !seen.iter().any(|l: &String| l.contains("dev bootstrap")) {
+        assert!(Instant::now() < deadline, "no banner: {seen:?}");
+        seen.push(lines.next().expect("server exited").unwrap());
+    }
+    std::thread::spawn(move || for _ in lines {});
+    for line in &seen {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}"));
+        assert!(event["level"].is_string() && event["message"].is_string(), "{line}");
+    }
+    assert!(seen.iter().any(|l| l.contains("listening http=")));
+    assert!(terminate(&mut child).success());
+}
