@@ -92,27 +92,53 @@ async fn operator_db(args: &OperatorDatabaseArgs) -> anyhow::Result<db::Database
     database::open(&args.database.database_url, if_missing).await
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGINT or SIGTERM, listened for from the moment this is made: a server
+/// makes it before it says it is listening, so a signal sent as soon as the
+/// banner appears drains the server instead of killing it.
+struct ShutdownSignal {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    interrupt: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl ShutdownSignal {
+    fn listen() -> ShutdownSignal {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            ShutdownSignal {
+                interrupt: signal(SignalKind::interrupt()).ok(),
+                terminate: signal(SignalKind::terminate()).ok(),
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
+        #[cfg(not(unix))]
+        ShutdownSignal {}
     }
-    tracing::info!("shutting down: draining in-flight requests");
+
+    /// Resolves at the first SIGINT or SIGTERM.
+    async fn received(mut self) {
+        #[cfg(unix)]
+        {
+            async fn next(signal: &mut Option<tokio::signal::unix::Signal>) {
+                match signal {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            }
+            tokio::select! {
+                _ = next(&mut self.interrupt) => {},
+                _ = next(&mut self.terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down: draining in-flight requests");
+    }
 }
 
 /// Connectable form of a bound address (0.0.0.0 becomes loopback).
@@ -125,6 +151,7 @@ async fn serve(
     gateway_args: Option<&GatewayArgs>,
     core_url: Option<String>,
 ) -> anyhow::Result<()> {
+    let signal = ShutdownSignal::listen();
     let (stop_tx, stop_rx) = watch::channel(false);
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
@@ -173,7 +200,7 @@ async fn serve(
     banner.print();
 
     tokio::select! {
-        _ = shutdown_signal() => {
+        _ = signal.received() => {
             let _ = stop_tx.send(true);
         }
         Some(first) = tasks.join_next() => {
