@@ -90,13 +90,7 @@ async fn main() {
 
     // Latency: job completion to arrival, for sequential one-row pushes.
     let user = app.create_user(&key, "bench").await;
-    let connection = app
-        .post(&key, &format!("/users/{user}/connections"), json!({"type": "external", "provider_label": "B"}))
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let connection = app.external_connection(&key, &user).await;
     let pushes = 100;
     let mut jobs = Vec::new();
     for i in 0..pushes {

@@ -7,34 +7,13 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use sail_engine::evaluation::labelled_set;
 use sail_engine::{Engine, Purchase};
 
-#[derive(serde::Deserialize)]
-struct Labelled {
-    descriptor: String,
-    merchant_name: String,
-    mcc: String,
-    amount: f64,
-}
-
 fn main() {
-    let set: Vec<Labelled> =
-        csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluation_set.csv"))
-            .unwrap()
-            .deserialize()
-            .collect::<Result<_, _>>()
-            .unwrap();
+    let set = labelled_set().unwrap();
     let engine = Engine::seeded().unwrap();
-    let purchases: Vec<Purchase> = set
-        .iter()
-        .map(|row| Purchase {
-            description: &row.descriptor,
-            merchant_name: Some(row.merchant_name.as_str()).filter(|n| !n.is_empty()),
-            mcc: Some(row.mcc.as_str()).filter(|m| !m.is_empty()),
-            amount_minor: (row.amount * 100.0) as i64,
-            items: None,
-        })
-        .collect();
+    let purchases: Vec<Purchase> = set.iter().map(|row| row.purchase()).collect();
 
     let rounds = 1_000;
     let total = rounds * purchases.len();

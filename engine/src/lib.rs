@@ -28,6 +28,8 @@
 
 pub mod aliases;
 pub mod categories;
+#[cfg(feature = "evaluation")]
+pub mod evaluation;
 pub mod items;
 pub mod normalize;
 pub mod reference;

@@ -3,19 +3,10 @@
 //! `scripts/make_evaluation_set.py`): accuracy per outcome and the confusion
 //! matrix, failing below 95% overall.
 
-use sail_engine::{Engine, Outcome, Purchase};
+use sail_engine::evaluation::labelled_set;
+use sail_engine::{Engine, Outcome};
 
 const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
-
-#[derive(serde::Deserialize)]
-struct Labelled {
-    descriptor: String,
-    merchant_name: String,
-    mcc: String,
-    amount: f64,
-    expected_outcome: String,
-    source: String,
-}
 
 fn engine() -> Engine {
     Engine::seeded().unwrap()
@@ -23,12 +14,7 @@ fn engine() -> Engine {
 
 #[test]
 fn accuracy_on_the_evaluation_set_is_at_least_95_percent() {
-    let set: Vec<Labelled> =
-        csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/evaluation_set.csv"))
-            .unwrap()
-            .deserialize()
-            .collect::<Result<_, _>>()
-            .unwrap();
+    let set = labelled_set().unwrap();
     assert!(set.len() >= 300, "the set has {} transactions", set.len());
     let engine = engine();
     // matrix[expected][got]
@@ -36,13 +22,7 @@ fn accuracy_on_the_evaluation_set_is_at_least_95_percent() {
     let mut misses = Vec::new();
     for row in &set {
         let expected = Outcome::parse(&row.expected_outcome).unwrap();
-        let got = engine.adjudicate(&Purchase {
-            description: &row.descriptor,
-            merchant_name: Some(row.merchant_name.as_str()).filter(|n| !n.is_empty()),
-            mcc: Some(row.mcc.as_str()).filter(|m| !m.is_empty()),
-            amount_minor: (row.amount * 100.0).round() as i64,
-            items: None,
-        });
+        let got = engine.adjudicate(&row.purchase());
         let (e, g) = (
             OUTCOMES.iter().position(|o| *o == expected).unwrap(),
             OUTCOMES.iter().position(|o| *o == got.outcome).unwrap(),

@@ -93,7 +93,7 @@ pub async fn not_found(method: Method, uri: Uri) -> ApiError {
         ErrorCode::NotFound,
         format!(
             "Unrecognized request URL ({method} {}). The API reference lists every path: /api/v1/docs (or /api/v1/openapi.json).",
-            excerpt(uri.path())
+            sail_api::errors::excerpt(uri.path().to_string(), 200)
         ),
     ))
 }
@@ -116,13 +116,4 @@ pub async fn middleware_error(err: tower::BoxError) -> ApiError {
         tracing::error!(error = %err, "gateway middleware failed");
         ApiError::new(ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred."))
     }
-}
-
-/// At most 200 characters of something a client sent, for a message.
-fn excerpt(text: &str) -> String {
-    let mut out: String = text.chars().take(200).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }

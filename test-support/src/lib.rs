@@ -302,6 +302,14 @@ impl TestApp {
         self.wait_for_connection(key, &user_id, &id).await
     }
 
+    /// Creates an `external` connection for `user_id` and returns its id.
+    pub async fn external_connection(&self, key: &str, user_id: &str) -> String {
+        let body = serde_json::json!({"type": "external", "provider_label": "B"});
+        let reply = self.post(key, &format!("/users/{user_id}/connections"), body).await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
     /// Polls a connection until it has left `aggregating`.
     pub async fn wait_for_connection(&self, key: &str, user_id: &str, connection_id: &str) -> Value {
         let path = format!("/users/{user_id}/connections/{connection_id}");

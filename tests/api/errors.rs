@@ -187,13 +187,7 @@ async fn control_characters_are_refused_before_anything_is_stored() {
         Some("external_user_id"),
     );
     let user = app.create_user(&key, "u").await;
-    let connection = app
-        .post(&key, &format!("/users/{user}/connections"), json!({"type": "external", "provider_label": "B"}))
-        .await
-        .body["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let connection = app.external_connection(&key, &user).await;
     let rows = json!({"transactions": [
         {"external_transaction_id": "ok", "date": "2026-11-01", "amount": 5, "description": "LABCORP"},
         {"external_transaction_id": "bad", "date": "2026-11-01", "amount": 5, "description": "CVS\u{0}PHARMACY"},

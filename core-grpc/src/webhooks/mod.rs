@@ -18,6 +18,8 @@ use sea_orm::{
     QueryOrder, QuerySelect, Set,
 };
 
+use sail_api::errors::excerpt;
+
 use crate::db::begin_write;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
@@ -63,11 +65,6 @@ impl UrlCheck {
     }
 }
 
-/// At most 100 characters of a host name, for a message.
-fn excerpt(text: &str) -> String {
-    text.chars().take(100).collect()
-}
-
 /// Checks that `url` may receive webhooks: absolute http(s), no credentials,
 /// and every address it resolves to public unicast (`address`; private and
 /// loopback ones too with `allow_private`).
@@ -107,8 +104,12 @@ pub async fn check_url(url: &str, allow_private: bool, purpose: UrlCheck) -> Res
             // come later); a delivery never goes anywhere this check has not
             // passed, because each attempt checks again.
             _ if purpose == UrlCheck::Registration => Vec::new(),
-            Ok(Err(_)) => return Err(invalid(format!("url's host {} does not resolve.", excerpt(host)))),
-            Err(_) => return Err(invalid(format!("url's host {} did not resolve in time.", excerpt(host)))),
+            Ok(Err(_)) => {
+                return Err(invalid(format!("url's host {} does not resolve.", excerpt(host.to_string(), 100))));
+            }
+            Err(_) => {
+                return Err(invalid(format!("url's host {} did not resolve in time.", excerpt(host.to_string(), 100))));
+            }
         },
     };
     if addresses.is_empty() && purpose == UrlCheck::Delivery {
