@@ -1,19 +1,22 @@
 //! The adjudication engine alone, on one core: transactions per second over
-//! the labelled evaluation set (descriptor normalisation, merchant
-//! resolution and rules; no I/O). Baseline in the same run: the cost of just
-//! upper-casing and splitting each descriptor, the least any engine must do.
-//! Run: `cargo bench -p sail-engine --bench engine_throughput`. Target: 200,000 tx/s.
+//! both labelled sets, the regression set and the held-out set (descriptor
+//! normalisation, merchant resolution, evidence and rules; no I/O).
+//! Baseline in the same run: the cost of just upper-casing and splitting each
+//! descriptor, the least any engine must do.
+//! Run: `cargo bench -p sail-engine --bench engine_throughput`. Target: 500,000 tx/s.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use sail_engine::evaluation::labelled_set;
+use sail_engine::evaluation::{held_out_set, labelled_set};
 use sail_engine::{Engine, Purchase};
 
 fn main() {
     let set = labelled_set().unwrap();
+    let held_out = held_out_set().unwrap();
     let engine = Engine::seeded().unwrap();
-    let purchases: Vec<Purchase> = set.iter().map(|row| row.purchase()).collect();
+    let purchases: Vec<Purchase> =
+        set.iter().map(|row| row.purchase()).chain(held_out.iter().map(|row| row.purchase())).collect();
 
     let rounds = 1_000;
     let total = rounds * purchases.len();
@@ -46,8 +49,8 @@ fn main() {
     println!("| engine.adjudicate | {engine_rate:.0} | {:.0} |", 1e9 / engine_rate);
     println!("| baseline: upper-case + split only | {baseline_rate:.0} | {:.0} |", 1e9 / baseline_rate);
     println!(
-        "engine / baseline throughput: {:.3}; target 200,000 tx/s: {}",
+        "engine / baseline throughput: {:.3}; target 500,000 tx/s: {}",
         engine_rate / baseline_rate,
-        if engine_rate >= 200_000.0 { "met" } else { "NOT met" }
+        if engine_rate >= 500_000.0 { "met" } else { "NOT met" }
     );
 }

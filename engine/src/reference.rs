@@ -14,6 +14,9 @@ pub const MCC_CSV: &str = include_str!("../../data/mcc_medical.csv");
 pub const MERCHANTS_CSV: &str = include_str!("../../data/merchants.csv");
 /// `data/administrators.csv`: the HSA/FSA administrator directory.
 pub const ADMINISTRATORS_CSV: &str = include_str!("../../data/administrators.csv");
+/// `data/merchant_knowledge.csv`: national chains and common merchants
+/// outside the directory, with their usual outcome and the fact behind it.
+pub const KNOWLEDGE_CSV: &str = include_str!("../../data/merchant_knowledge.csv");
 
 /// A reference file that does not parse.
 #[derive(Debug, thiserror::Error)]
@@ -109,6 +112,26 @@ impl AdministratorSeed {
     }
 }
 
+/// One row of `merchant_knowledge.csv`.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct KnowledgeRow {
+    pub name: String,
+    /// `|`-separated, in canonical words (`normalize::canonical_words`).
+    pub aliases: String,
+    pub outcome: String,
+    /// A category slug of `categories::CATEGORIES`.
+    pub category: String,
+    /// The fact the outcome rests on (Publication 502, an MCC row of `data/`).
+    pub basis: String,
+    /// Where what the business sells can be seen.
+    pub url: String,
+}
+
+/// The merchants of `merchant_knowledge.csv`.
+pub fn knowledge() -> Result<Vec<KnowledgeRow>, ReferenceError> {
+    parse("data/merchant_knowledge.csv", KNOWLEDGE_CSV)
+}
+
 /// The raw descriptors of `descriptors.csv`.
 pub fn descriptors() -> Result<Vec<DescriptorRow>, ReferenceError> {
     parse("data/descriptors.csv", DESCRIPTORS_CSV)
@@ -140,6 +163,7 @@ mod tests {
         assert_eq!(mccs().unwrap().len(), count(MCC_CSV));
         assert_eq!(merchants().unwrap().len(), count(MERCHANTS_CSV));
         assert_eq!(administrators().unwrap().len(), count(ADMINISTRATORS_CSV));
+        assert_eq!(knowledge().unwrap().len(), count(KNOWLEDGE_CSV));
         assert!(descriptors().unwrap().len() >= 44 && mccs().unwrap().len() >= 47);
     }
 

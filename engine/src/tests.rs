@@ -60,7 +60,12 @@ fn traps_of_the_reference_data() {
     assert_eq!(card("DR PEPPER VENDING", None).outcome, Outcome::Ineligible);
     assert_eq!(card("LAS VEGAS DENTAL GROUP", None).outcome, Outcome::Eligible, "GAS inside VEGAS is not fuel");
     assert_eq!(card("BRIGHT SMILES TEETH WHITENING", Some("8021")).outcome, Outcome::Ineligible);
-    assert_eq!(card("GLOW MED SPA", Some("8099")).outcome, Outcome::NeedsReview);
+    let spa = card("GLOW MED SPA", Some("8099"));
+    assert_eq!(
+        (spa.outcome, spa.rule),
+        (Outcome::Ineligible, "non_medical_words"),
+        "cosmetic evidence outweighs a broad code"
+    );
     assert_eq!(card("RANDOM THING LLC", None).rule, "unknown");
     assert_eq!(card("ACME HARDWARE", Some("5251")).rule, "mcc_non_medical");
 }
@@ -168,4 +173,63 @@ fn every_category_is_documented() {
     for (_, _, category, _, _) in ITEM_KEYWORDS {
         assert!(slugs.contains(category), "{category}");
     }
+}
+
+#[test]
+fn evidence_counts_only_as_whole_words_or_real_truncations() {
+    // A medical word inside another word is not evidence.
+    assert_ne!(card("HOSPITALITY PARTNERS", None).outcome, Outcome::Eligible);
+    assert_ne!(card("CLINIQUE BOUTIQUE", None).outcome, Outcome::Eligible);
+    // A truncated specialty still counts…
+    let cut = card("NORTHSIDE ORTHODONT", None);
+    assert_eq!((cut.outcome, cut.rule), (Outcome::Eligible, "provider_keyword"));
+    // …but not a truncation that is a word of its own.
+    assert_ne!(card("CARDIO KICK STUDIO", None).outcome, Outcome::Eligible);
+    assert_ne!(card("GASTRO HOUSE", None).outcome, Outcome::Eligible);
+    // MD is Maryland unless a DR says otherwise.
+    assert_ne!(card("CRAB SHACK ANNAPOLIS MD", None).outcome, Outcome::Eligible);
+    assert_eq!(card("DR A JONES MD", None).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn non_medical_evidence_outweighs_a_generic_medical_word_and_a_code() {
+    let vet = card("WESTSIDE ANIMAL HOSPITAL", Some("8062"));
+    assert_eq!((vet.outcome, vet.category, vet.reason.code), (Outcome::Ineligible, "veterinary", "pet_care"));
+    let repair = card("PHONE CLINIC REPAIR", None);
+    assert_eq!(repair.outcome, Outcome::Ineligible);
+    // A broad code alone proves nothing; a medical word with it does.
+    assert_eq!(card("SUNRISE STUDIO", Some("8099")).reason.code, "broad_medical_category");
+    assert_eq!(card("SUNRISE SPEECH THERAPY", Some("8099")).outcome, Outcome::Eligible);
+    // A strict code decides alone.
+    assert_eq!(card("SUNRISE ASSOCIATES", Some("8021")).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn a_conflict_is_a_review_that_names_both_sides() {
+    let garage = card("PARKING ST ELSEWHERE HOSPITAL", None);
+    assert_eq!((garage.outcome, garage.reason.code), (Outcome::NeedsReview, "conflicting_evidence"));
+    assert!(garage.reason.message.contains("'HOSPITAL'") && garage.reason.message.contains("'PARKING'"));
+    let kinds: Vec<&str> = garage.evidence.iter().map(|e| e.indicates).collect();
+    assert_eq!(kinds, ["hospital", "travel"]);
+    // A specialty beside a non-medical merchant of the knowledge file.
+    let pt = card("STAPLES PHYSICAL THERAPY", None);
+    assert_eq!((pt.outcome, pt.reason.code), (Outcome::NeedsReview, "conflicting_evidence"));
+}
+
+#[test]
+fn every_decision_lists_the_evidence_behind_it() {
+    let dentist = card("SQ *DR SMITH DDS", Some("8021"));
+    let evidence: Vec<(EvidenceKind, &str)> = dentist.evidence.iter().map(|e| (e.kind, e.value.as_str())).collect();
+    assert_eq!(evidence, [(EvidenceKind::CategoryCode, "8021"), (EvidenceKind::Keyword, "DDS")]);
+    let known = card("CHICK FIL A #1234", None);
+    assert_eq!((known.rule, known.evidence[0].kind), ("known_merchant", EvidenceKind::Merchant));
+    assert_eq!(known.evidence[0].value, "Chick-fil-A");
+    assert!(card("RANDOM THING LLC", None).evidence.is_empty(), "nothing found, nothing claimed");
+}
+
+#[test]
+fn the_knowledge_file_loads_every_merchant_with_a_category_slug() {
+    let aliases = crate::known_aliases().unwrap();
+    assert!(aliases.iter().any(|a| a == "MCDONALDS"));
+    assert!(aliases.len() > 500, "{} aliases", aliases.len());
 }
