@@ -28,7 +28,7 @@ struct Labelled {
 }
 
 fn descriptors() -> Vec<Labelled> {
-    csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/core-grpc/tests/data/evaluation_set.csv"))
+    csv::Reader::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/engine/tests/data/evaluation_set.csv"))
         .unwrap()
         .deserialize()
         .collect::<Result<_, _>>()

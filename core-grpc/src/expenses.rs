@@ -59,6 +59,14 @@ pub struct StoredItemResult {
     pub category: String,
 }
 
+/// One piece of the evidence kept on an adjudicated row.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct StoredEvidence {
+    pub kind: String,
+    pub value: String,
+    pub indicates: String,
+}
+
 /// Outcome counts of an adjudicated set of transactions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
@@ -131,6 +139,16 @@ pub fn adjudicated_row(
         })
         .transpose()
         .map_err(|err| CoreError::Internal(err.to_string()))?;
+    let evidence: Vec<StoredEvidence> = decision
+        .evidence
+        .iter()
+        .map(|e| StoredEvidence {
+            kind: e.kind.as_str().to_string(),
+            value: e.value.clone(),
+            indicates: e.indicates.to_string(),
+        })
+        .collect();
+    let evidence_json = serde_json::to_string(&evidence).map_err(|err| CoreError::Internal(err.to_string()))?;
     Ok(transaction::ActiveModel {
         id: Set(new_id(IdKind::Transaction)),
         partner_id: Set(owner.partner_id.clone()),
@@ -155,6 +173,7 @@ pub fn adjudicated_row(
         merchant_display_name: Set(decision.merchant.map(|m| m.name)),
         eligible_amount_minor: Set(Some(decision.eligible_amount_minor)),
         item_results_json: Set(item_results),
+        evidence_json: Set(Some(evidence_json)),
         adjudication_count: Set(1),
         adjudicated_at: Set(Some(now)),
         created_at: Set(now),
@@ -175,7 +194,7 @@ pub enum OnRepeat {
 
 /// The columns a re-push replaces: the purchase and its adjudication; the
 /// row's id, expense id and creation time stay.
-const REPUSH_COLUMNS: [transaction::Column; 19] = [
+const REPUSH_COLUMNS: [transaction::Column; 20] = [
     transaction::Column::JobId,
     transaction::Column::Date,
     transaction::Column::AmountMinor,
@@ -193,6 +212,7 @@ const REPUSH_COLUMNS: [transaction::Column; 19] = [
     transaction::Column::MerchantDisplayName,
     transaction::Column::EligibleAmountMinor,
     transaction::Column::ItemResultsJson,
+    transaction::Column::EvidenceJson,
     transaction::Column::AdjudicatedAt,
     transaction::Column::UpdatedAt,
 ];

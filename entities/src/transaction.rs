@@ -41,6 +41,9 @@ pub struct Model {
     pub eligible_amount_minor: Option<i64>,
     /// Per-item outcomes for item-level purchases (JSON).
     pub item_results_json: Option<String>,
+    /// The evidence that decided the outcome (JSON array of
+    /// `{kind, value, indicates}`).
+    pub evidence_json: Option<String>,
     /// How many times the engine has adjudicated this row (re-pushes and
     /// receipts re-adjudicate; a crash never does it twice).
     pub adjudication_count: i32,

@@ -7,6 +7,7 @@ mod m20261122_000001_foundation;
 mod m20261122_000002_connections;
 mod m20261122_000003_webhooks;
 mod m20261122_000004_idempotency;
+mod m20261123_000005_expense_evidence;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -22,6 +23,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000002_connections::Migration),
             Box::new(m20261122_000003_webhooks::Migration),
             Box::new(m20261122_000004_idempotency::Migration),
+            Box::new(m20261123_000005_expense_evidence::Migration),
         ]
     }
 }

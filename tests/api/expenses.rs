@@ -103,3 +103,48 @@ async fn sandbox_purchase_history_becomes_adjudicated_expenses() {
         assert_ne!(expense["status"], "needs_review", "CVS flags its items: nothing is left unclassified");
     }
 }
+
+#[tokio::test]
+async fn every_expense_shows_the_evidence_that_decided_it_and_a_conflict_names_both_sides() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let batch = vec![
+        tx("dentist", "SQ *LAKESIDE FAMILY DDS", Some("8021"), 120.0),
+        tx("vet", "RIVERSIDE ANIMAL HOSPITAL", Some("8062"), 300.0),
+        tx("garage", "PARKING - ST ELSEWHERE HOSPITAL", None, 9.0),
+        tx("spa", "GLOW STUDIO", Some("8099"), 80.0),
+    ];
+    let reply = push(&app, &key, &user, &connection, batch).await;
+    wait_for_job(&app, &key, reply.body["job_id"].as_str().unwrap()).await;
+    let expenses = app.get(&key, &format!("/users/{user}/expenses")).await.body;
+    let by_id = |id: &str| -> serde_json::Value {
+        expenses["data"].as_array().unwrap().iter().find(|e| e["external_transaction_id"] == id).unwrap().clone()
+    };
+
+    let dentist = by_id("dentist");
+    assert_eq!(dentist["status"], "eligible");
+    assert_eq!(
+        dentist["evidence"],
+        json!([
+            {"kind": "category_code", "value": "8021", "indicates": "dental"},
+            {"kind": "keyword", "value": "DDS", "indicates": "dental"}
+        ])
+    );
+    let vet = by_id("vet");
+    assert_eq!((vet["status"].as_str(), vet["reason"]["code"].as_str()), (Some("ineligible"), Some("pet_care")));
+    assert_eq!(vet["evidence"][0], json!({"kind": "keyword", "value": "ANIMAL", "indicates": "veterinary"}));
+    let garage = by_id("garage");
+    assert_eq!(garage["status"], "needs_review");
+    assert_eq!(garage["reason"]["code"], "conflicting_evidence");
+    let message = garage["reason"]["message"].as_str().unwrap();
+    assert!(message.contains("HOSPITAL") && message.contains("PARKING"), "{message}");
+    let spa = by_id("spa");
+    assert_eq!(
+        (spa["status"].as_str(), spa["reason"]["code"].as_str()),
+        (Some("needs_review"), Some("broad_medical_category"))
+    );
+
+    // The same evidence on the single-expense read.
+    let one = app.get(&key, &format!("/users/{user}/expenses/{}", dentist["id"].as_str().unwrap())).await.body;
+    assert_eq!(one["evidence"], dentist["evidence"]);
+}

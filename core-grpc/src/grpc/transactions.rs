@@ -6,7 +6,7 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
-use crate::expenses::{self, ExpenseFilter, StoredItemResult, parse_date, parse_status};
+use crate::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
 use crate::grpc::accept;
 use crate::idempotency;
 use crate::ingest;
@@ -34,6 +34,11 @@ pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreEr
         Some(json) => {
             serde_json::from_str(json).map_err(|err| crate::CoreError::Internal(format!("items of {}: {err}", t.id)))?
         }
+        None => Vec::new(),
+    };
+    let evidence: Vec<StoredEvidence> = match &t.evidence_json {
+        Some(json) => serde_json::from_str(json)
+            .map_err(|err| crate::CoreError::Internal(format!("evidence of {}: {err}", t.id)))?,
         None => Vec::new(),
     };
     let reason = match (t.reason_code, t.reason_message) {
@@ -67,6 +72,10 @@ pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreEr
                 status: i.status,
                 category: i.category,
             })
+            .collect(),
+        evidence: evidence
+            .into_iter()
+            .map(|e| pb::ExpenseEvidence { kind: e.kind, value: e.value, indicates: e.indicates })
             .collect(),
     })
 }
