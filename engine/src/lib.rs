@@ -185,29 +185,38 @@ pub struct Adjudication {
     pub items: Option<Vec<ItemOutcome>>,
 }
 
-/// A multi-pattern matcher over canonical words that honours word boundaries.
+/// A multi-pattern matcher over canonical words that honours word
+/// boundaries: every match starts a word; a whole-word pattern also ends one,
+/// a stem may run on ("BANDAGE" in "BANDAGES").
 struct Matcher {
     automaton: AhoCorasick,
+    whole_word: Vec<bool>,
 }
 
 impl Matcher {
+    /// Every pattern whole-word.
     fn new(patterns: &[String]) -> Result<Matcher, aho_corasick::BuildError> {
+        Matcher::with_stems(patterns, vec![true; patterns.len()])
+    }
+
+    fn with_stems(patterns: &[String], whole_word: Vec<bool>) -> Result<Matcher, aho_corasick::BuildError> {
         // A DFA: a few hundred KiB once, against the fastest search per
         // descriptor (measured: docs/adjudication.md).
         let automaton = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
             .kind(Some(AhoCorasickKind::DFA))
             .build(patterns)?;
-        Ok(Matcher { automaton })
+        Ok(Matcher { automaton, whole_word })
     }
 
-    /// Every whole-word match, as `(pattern index, start, end)`.
+    /// Every match, as `(pattern index, start, end)`.
     fn find<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
         let bytes = text.as_bytes();
         self.automaton.find_overlapping_iter(text).filter_map(move |m| {
+            let index = m.pattern().as_usize();
             let starts_word = m.start() == 0 || bytes[m.start() - 1] == b' ';
             let ends_word = m.end() == bytes.len() || bytes[m.end()] == b' ';
-            (starts_word && ends_word).then_some((m.pattern().as_usize(), m.start(), m.end()))
+            (starts_word && (ends_word || !self.whole_word[index])).then_some((index, m.start(), m.end()))
         })
     }
 }
@@ -331,7 +340,8 @@ pub struct Engine {
     targets: Vec<Target>,
     known: Vec<KnownMerchant>,
     vocabulary: Vocabulary,
-    items: ItemMatcher,
+    /// Item keywords (`items::ITEM_KEYWORDS`), stems included.
+    items: Matcher,
     mccs: HashMap<String, MccRule>,
 }
 
@@ -452,29 +462,6 @@ pub fn known_aliases() -> Result<Vec<String>, EngineError> {
     Ok(out)
 }
 
-/// Item keywords (`items::ITEM_KEYWORDS`), honouring word boundaries; a
-/// keyword marked as a stem may run on ("BANDAGE" in "BANDAGES").
-struct ItemMatcher {
-    automaton: AhoCorasick,
-}
-
-impl ItemMatcher {
-    fn new() -> Result<ItemMatcher, aho_corasick::BuildError> {
-        let patterns: Vec<&str> = ITEM_KEYWORDS.iter().map(|(k, ..)| *k).collect();
-        Ok(ItemMatcher { automaton: AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(patterns)? })
-    }
-
-    fn find<'a>(&'a self, text: &'a str) -> impl Iterator<Item = (usize, usize)> + 'a {
-        let bytes = text.as_bytes();
-        self.automaton.find_overlapping_iter(text).filter_map(move |m| {
-            let index = m.pattern().as_usize();
-            let starts_word = m.start() == 0 || bytes[m.start() - 1] == b' ';
-            let ends_word = m.end() == bytes.len() || bytes[m.end()] == b' ';
-            (starts_word && (ends_word || !ITEM_KEYWORDS[index].4)).then_some((index, m.end() - m.start()))
-        })
-    }
-}
-
 impl Engine {
     /// The engine over the seeded merchant directory.
     pub fn seeded() -> Result<Engine, EngineError> {
@@ -538,7 +525,10 @@ impl Engine {
             targets,
             known,
             vocabulary: Vocabulary::new()?,
-            items: ItemMatcher::new()?,
+            items: Matcher::with_stems(
+                &ITEM_KEYWORDS.iter().map(|(k, ..)| k.to_string()).collect::<Vec<_>>(),
+                ITEM_KEYWORDS.iter().map(|(.., whole)| *whole).collect(),
+            )?,
             mccs,
         })
     }
@@ -559,8 +549,8 @@ impl Engine {
         let words = canonical_words(description);
         self.items
             .find(&words)
-            .max_by_key(|(index, len)| (ITEM_KEYWORDS[*index].3, *len))
-            .map(|(index, _)| (ITEM_KEYWORDS[index].1, ITEM_KEYWORDS[index].2))
+            .max_by_key(|(index, start, end)| (ITEM_KEYWORDS[*index].3, end - start))
+            .map(|(index, ..)| (ITEM_KEYWORDS[index].1, ITEM_KEYWORDS[index].2))
     }
 
     pub fn adjudicate(&self, purchase: &Purchase<'_>) -> Adjudication {
