@@ -14,8 +14,8 @@ use clap::CommandFactory;
 
 use crate::database::{self, IfMissing};
 use crate::settings::{
-    Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat, OperatorDatabaseArgs,
-    PartnersCommand, WebhooksCommand, init_tracing,
+    AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
+    OperatorDatabaseArgs, PartnersCommand, WebhooksCommand, init_tracing,
 };
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
@@ -43,6 +43,10 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Command::Keys(command) => {
             init_tracing(LogFormat::Text);
             keys(command).await
+        }
+        Command::Audit(command) => {
+            init_tracing(LogFormat::Text);
+            audit(command).await
         }
         Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, database }) => {
             init_tracing(LogFormat::Text);
@@ -170,14 +174,17 @@ async fn serve(
     let mut core_url = core_url;
     if let Some((database, core_args)) = core_args {
         let db = database::open(&database.database_url, IfMissing::Create).await?;
-        banner.database = Some(database::Target::parse(&database.database_url)?.describe());
+        let target = database::Target::parse(&database.database_url)?;
+        let keyring = crate::encryption::keyring(&core_args.encryption, &target, &db).await?;
+        banner.database = Some(target.describe());
         let listener =
             TcpListener::bind(core_args.grpc_addr).await.with_context(|| format!("binding {}", core_args.grpc_addr))?;
         let grpc_addr = listener.local_addr()?;
         let public_url = core_args.public_url.clone().unwrap_or_else(|| {
             format!("http://{}", connectable(http_addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)))))
         });
-        let core = Core::new(db, core_args.core_config(public_url)).context("building the core")?;
+        let config = core_grpc::CoreConfig { keyring, ..core_args.core_config(public_url) };
+        let core = Core::new(db, config).context("building the core")?;
         tracing::info!("listening grpc={grpc_addr}");
         banner.grpc = Some(connectable(grpc_addr));
         banner.sandbox = Some(core_args.sandbox);
@@ -392,6 +399,12 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
                 }
             }
         }
+        KeysCommand::GenerateEncryptionKey => {
+            println!("{}", core_grpc::crypto::Keyring::generate_key());
+        }
+        KeysCommand::RotateEncryption { new_key, batch, json, database, encryption } => {
+            rotate_encryption(new_key, batch, json, &database, encryption).await?;
+        }
         KeysCommand::Revoke { key_id, json, database } => {
             let db = operator_db(&database).await?;
             let key = admin::revoke_key(&db, &key_id).await?;
@@ -401,6 +414,111 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             } else {
                 println!("revoked {} at {}", key.id, revoked_at.unwrap_or_default());
             }
+        }
+    }
+    Ok(())
+}
+
+/// `sail keys rotate-encryption`: re-seal under the current key.
+async fn rotate_encryption(
+    new_key: bool,
+    batch: u64,
+    json: bool,
+    database: &OperatorDatabaseArgs,
+    mut encryption: crate::encryption::EncryptionArgs,
+) -> anyhow::Result<()> {
+    let db = operator_db(database).await?;
+    let target = database::Target::parse(&database.database.database_url)?;
+    if new_key {
+        let database::Target::Sqlite { path } = &target else {
+            anyhow::bail!(
+                "--new-key rotates the embedded database's key file; elsewhere set SAIL_ENCRYPTION_KEY to the new key and SAIL_ENCRYPTION_KEY_PREVIOUS to the old one, then run this again"
+            );
+        };
+        if encryption.encryption_key.is_some() {
+            anyhow::bail!(
+                "--new-key rotates the key file; with SAIL_ENCRYPTION_KEY set, set it to the new key (and the old one in SAIL_ENCRYPTION_KEY_PREVIOUS) instead"
+            );
+        }
+        let file = crate::encryption::key_file(path);
+        let mut keys = crate::encryption::read_key_file(&file)?;
+        keys.insert(0, core_grpc::crypto::Keyring::generate_key());
+        // Written beside, then renamed over: the key file is never half written.
+        let fresh = file.with_extension("key.new");
+        let _ = std::fs::remove_file(&fresh);
+        crate::encryption::write_key_file(&fresh, &keys)?;
+        std::fs::rename(&fresh, &file).with_context(|| format!("replacing {}", file.display()))?;
+        encryption.encryption_key_previous.clear();
+        crate::settings::say(&format!(
+            "encryption: a new key is first in {}; the old one stays there for reading",
+            file.display()
+        ));
+    }
+    let keyring = crate::encryption::keyring(&encryption, &target, &db).await?;
+    let total = core_grpc::rotation::count_stale(&db, &keyring).await?;
+    let bar = if json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("re-sealing {bar:40} {pos}/{len} rows ({eta} left)")
+        {
+            bar.set_style(style);
+        }
+        bar
+    };
+    let summary = core_grpc::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
+    bar.finish_and_clear();
+    if json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        let rows: u64 = summary.rows_resealed.values().sum();
+        println!("re-sealed {rows} rows under key {}", summary.key_id);
+        for (table, n) in &summary.rows_resealed {
+            println!("  {table}: {n}");
+        }
+        if summary.retired_keys.is_empty() {
+            println!("no previous key to retire");
+        } else {
+            println!(
+                "retired {}: the database no longer needs them (keep them until every core runs with the new key)",
+                summary.retired_keys.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `sail audit list`: who read personal data.
+async fn audit(command: AuditCommand) -> anyhow::Result<()> {
+    let AuditCommand::List { partner, user, limit, json, database } = command;
+    let db = operator_db(&database).await?;
+    let reads = core_grpc::pii::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
+    if json {
+        let rows: Vec<_> = reads
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id, "partner_id": r.partner_id, "key_id": r.key_id,
+                    "user_token_id": r.user_token_id, "user_id": r.user_id, "endpoint": r.endpoint,
+                    "account_id": r.account_id, "request_id": r.request_id,
+                    "created_at": time::rfc3339(&r.created_at),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(rows));
+    } else {
+        for r in &reads {
+            println!(
+                "{}\t{}\t{}\t{}\t{}\t{}{}\t{}",
+                time::rfc3339(&r.created_at),
+                r.partner_id,
+                r.key_id,
+                r.user_token_id,
+                r.user_id,
+                r.endpoint,
+                r.account_id.as_deref().map(|a| format!(" ({a})")).unwrap_or_default(),
+                r.request_id.as_deref().unwrap_or("-"),
+            );
         }
     }
     Ok(())

@@ -7,6 +7,7 @@ use clap::Parser;
 
 mod commands;
 mod database;
+mod encryption;
 mod settings;
 
 #[tokio::main]

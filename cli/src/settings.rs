@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
+use crate::encryption::EncryptionArgs;
+
 #[derive(Debug, Parser)]
 #[command(name = "sail", version, about = "Sail: the partner data service for health-spending accounts")]
 pub struct Cli {
@@ -91,6 +93,8 @@ pub struct CoreArgs {
     /// cloud metadata and other special-purpose addresses are refused anyway).
     #[arg(long, env = "SAIL_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = ArgAction::Set)]
     pub webhook_allow_private: bool,
+    #[command(flatten)]
+    pub encryption: EncryptionArgs,
 }
 
 /// Settings of the REST gateway.
@@ -117,6 +121,9 @@ impl CoreArgs {
             workers: self.workers,
             job_lease: Duration::from_secs(self.job_lease_s),
             webhook_allow_private: self.webhook_allow_private,
+            // Replaced by the operator's keyring before the core starts
+            // (`encryption::keyring`).
+            ..core_grpc::CoreConfig::default()
         }
     }
 }
@@ -171,6 +178,10 @@ pub enum Command {
     /// API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// The audit trail of personal data: every read of an identity or of
+    /// account numbers.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// For developers: a sandbox partner and keys to try the API with.
     #[command(subcommand)]
     Dev(DevCommand),
@@ -270,11 +281,58 @@ pub enum KeysCommand {
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
+    /// Prints a new random encryption key (32 bytes, base64) for
+    /// SAIL_ENCRYPTION_KEY.
+    GenerateEncryptionKey,
+    /// Re-seals every encrypted value under the current encryption key, then
+    /// retires the previous keys. Cores keep serving throughout while they
+    /// hold the previous key for reading (SAIL_ENCRYPTION_KEY = the new key,
+    /// SAIL_ENCRYPTION_KEY_PREVIOUS = the old one). Resumable: run it again
+    /// after an interruption. See docs/pii.md.
+    RotateEncryption {
+        /// On the embedded database with its key file: make a new key, put
+        /// it first in the key file (the old one stays for reading), and
+        /// re-seal under it.
+        #[arg(long)]
+        new_key: bool,
+        /// Rows re-sealed per transaction.
+        #[arg(long, default_value_t = 500)]
+        batch: u64,
+        /// Print a JSON summary instead of a progress bar and lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+        #[command(flatten)]
+        encryption: EncryptionArgs,
+    },
     /// Revokes a key at once.
     Revoke {
         /// The key's id (key_…), as `keys list` shows it.
         key_id: String,
         /// Print `{"id", "revoked_at"}`.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Lists reads of personal data, newest first: when, which partner,
+    /// key and user token, which user, which endpoint, and the request id.
+    List {
+        /// Only this partner's reads (ptn_…).
+        #[arg(long)]
+        partner: Option<String>,
+        /// Only reads of this user (usr_…).
+        #[arg(long)]
+        user: Option<String>,
+        /// At most this many rows.
+        #[arg(long, default_value_t = 100)]
+        limit: u64,
+        /// Print a JSON array instead of lines.
         #[arg(long)]
         json: bool,
         #[command(flatten)]

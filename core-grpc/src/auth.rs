@@ -3,9 +3,11 @@
 //! limit, and the scope check against the access rule `proto/` declares for the
 //! method. The authenticated [`Caller`] rides in the request extensions.
 //!
-//! Later steps of the same path plug in here, in order: user tokens for PII
-//! operations (`sail-user-token` metadata, checked against the rule's
-//! `user_token_scope`), then idempotency keys for writes.
+//! PII operations take a second credential on the same path: the user token
+//! in `sail-user-token` metadata, checked against the rule's
+//! `user_token_scope` (so the rule has one source, the proto), its grant
+//! riding in the extensions beside the caller for the handler to bind to the
+//! user in the request.
 
 use std::num::NonZeroU32;
 use std::pin::Pin;
@@ -22,6 +24,7 @@ use tower_http::auth::AsyncAuthorizeRequest;
 
 use crate::domain::ScopeSet;
 use crate::error::CoreError;
+use crate::user_tokens::{self, TokenGrant};
 
 /// The prefix of every API key secret.
 pub const KEY_PREFIX: &str = "sk_";
@@ -57,6 +60,18 @@ pub struct Caller {
 /// never reaches a handler; if it somehow did, it is refused, not served.
 pub fn caller<T>(request: &tonic::Request<T>) -> Result<Caller, CoreError> {
     request.extensions().get::<Caller>().cloned().ok_or(CoreError::InvalidApiKey("No API key was provided."))
+}
+
+/// Reads the user-token grant the authentication layer attached to a PII
+/// operation, and checks that it opens `user_id`.
+pub fn token_grant_for<T>(request: &tonic::Request<T>, user_id: &str) -> Result<TokenGrant, CoreError> {
+    let grant = request
+        .extensions()
+        .get::<TokenGrant>()
+        .cloned()
+        .ok_or_else(|| CoreError::Internal("a PII operation ran without a verified user token".into()))?;
+    grant.require_user(user_id)?;
+    Ok(grant)
 }
 
 /// Finds the active key for a presented `authorization` value.
@@ -146,7 +161,12 @@ impl Authenticator {
         Authenticator { db, limits }
     }
 
-    async fn admit(&self, path: &str, authorization: Option<&str>) -> Result<Option<Caller>, CoreError> {
+    async fn admit(
+        &self,
+        path: &str,
+        authorization: Option<&str>,
+        user_token: Option<&str>,
+    ) -> Result<Option<(Caller, Option<TokenGrant>)>, CoreError> {
         let Some(rule) = access_rule(path) else {
             // Not a sail.v1 method: health, reflection, or unknown (tonic
             // answers UNIMPLEMENTED for those).
@@ -157,8 +177,19 @@ impl Authenticator {
         }
         let caller = authenticate(&self.db, authorization).await?;
         self.limits.check(&caller.key_id)?;
+        if caller.scopes.is_token_admin() && user_token.is_some() {
+            // The minting key must never be the key that uses a token: PII
+            // needs two credentials.
+            return Err(CoreError::InvalidKeyConfiguration(
+                "A token_admin key mints user tokens and cannot present one; present it with a data key holding the operation's scope.".to_string(),
+            ));
+        }
         check_scope(&caller, rule)?;
-        Ok(Some(caller))
+        let grant = match rule.user_token_scope {
+            Some(scope) => Some(user_tokens::verify(&self.db, &caller.partner_id, user_token, scope).await?),
+            None => None,
+        };
+        Ok(Some((caller, grant)))
     }
 }
 
@@ -174,9 +205,17 @@ impl<B: Send + 'static> AsyncAuthorizeRequest<B> for Authenticator {
         Box::pin(async move {
             let authorization =
                 request.headers().get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
-            match this.admit(request.uri().path(), authorization.as_deref()).await {
-                Ok(Some(caller)) => {
+            // A token that is not visible ASCII is presented but unusable.
+            let user_token = request
+                .headers()
+                .get(user_tokens::METADATA)
+                .map(|v| v.to_str().map(str::to_string).unwrap_or_default());
+            match this.admit(request.uri().path(), authorization.as_deref(), user_token.as_deref()).await {
+                Ok(Some((caller, grant))) => {
                     request.extensions_mut().insert(caller);
+                    if let Some(grant) = grant {
+                        request.extensions_mut().insert(grant);
+                    }
                     Ok(request)
                 }
                 Ok(None) => Ok(request),

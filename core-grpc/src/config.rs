@@ -1,6 +1,9 @@
 //! Settings of the core, filled by the `sail` binary from flags and env.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::crypto::Keyring;
 
 /// How long one webhook delivery attempt may take (docs/contract.md#webhooks-and-events).
 pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -31,6 +34,10 @@ pub struct CoreConfig {
     /// tests only; never implied by sandbox mode). Metadata and other
     /// special-purpose addresses are refused regardless.
     pub webhook_allow_private: bool,
+    /// The keys personal data and secrets are sealed with (docs/pii.md).
+    /// The default is a key made for this process alone (tests, benchmarks);
+    /// `sail serve` and `sail core` always set the operator's.
+    pub keyring: Arc<Keyring>,
 }
 
 impl Default for CoreConfig {
@@ -46,6 +53,7 @@ impl Default for CoreConfig {
             workers: 2,
             job_lease: crate::jobs::DEFAULT_LEASE,
             webhook_allow_private: false,
+            keyring: Keyring::ephemeral(),
         }
     }
 }

@@ -184,6 +184,7 @@ pub async fn link_provider_connection(
     user_id: &str,
     kind: ConnectionType,
     provider: ProviderRef,
+    products: &[Product],
     sandbox_username: Option<&str>,
 ) -> Result<connection::Model, CoreError> {
     let now = time::now();
@@ -193,7 +194,7 @@ pub async fn link_provider_connection(
         user_id: Set(user_id.to_string()),
         r#type: Set(kind),
         status: Set(ConnectionStatus::Aggregating),
-        products: Set(products_csv(kind.products())),
+        products: Set(products_csv(products)),
         provider_kind: Set(provider.kind.to_string()),
         provider_id: Set(Some(provider.id)),
         provider_name: Set(provider.name),

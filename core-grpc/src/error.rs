@@ -27,6 +27,10 @@ pub enum CoreError {
     /// A key configured in a way the contract forbids.
     #[error("{0}")]
     InvalidKeyConfiguration(String),
+    /// A user-token failure on a PII operation (docs/pii.md): which of the
+    /// contract's token codes, and why, without echoing the token.
+    #[error("{message}")]
+    UserToken { code: UserTokenProblem, message: &'static str },
     /// The connection lacks a product the request needs.
     #[error("{message}")]
     ProductNotEnabled { param: String, message: String },
@@ -39,20 +43,45 @@ pub enum CoreError {
     #[error("{0}")]
     IdempotencyKeyReused(String),
     /// A user with this external_user_id already exists for the partner.
-    #[error("A user with external_user_id '{external_user_id}' already exists.")]
-    UserAlreadyExists { external_user_id: String },
+    /// The message does not repeat the id: it is the partner's personal
+    /// identifier for someone, and errors are logged.
+    #[error("A user with this external_user_id already exists.")]
+    UserAlreadyExists,
     /// The key exceeded its request rate.
     #[error("Too many requests for this API key; retry after {} ms.", retry_after.as_millis())]
     RateLimited { retry_after: Duration, limit: u32 },
     /// The database failed; details go to the log, never to the caller.
     #[error("database error: {0}")]
     Database(#[from] DbErr),
+    /// A sealed value would not open (wrong key, damaged or moved data):
+    /// never served as garbage; details go to the log only.
+    #[error("sealed data: {0}")]
+    Sealed(String),
     /// Any other unexpected failure; details go to the log only.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
+/// The contract's user-token error codes (docs/pii.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserTokenProblem {
+    /// `user_token_required`: none was presented.
+    Required,
+    /// `user_token_expired`.
+    Expired,
+    /// `invalid_user_token`: unknown, revoked, forged or malformed.
+    Invalid,
+    /// `insufficient_token_scope`: the token lacks the operation's scope.
+    InsufficientScope,
+    /// `token_scope_mismatch`: minted for another user or partner.
+    Mismatch,
+}
+
 impl CoreError {
+    pub fn user_token(code: UserTokenProblem, message: &'static str) -> Self {
+        CoreError::UserToken { code, message }
+    }
+
     pub fn invalid(param: impl Into<String>, message: impl Into<String>) -> Self {
         CoreError::InvalidRequest { param: param.into(), message: message.into() }
     }
@@ -76,6 +105,16 @@ impl CoreError {
             CoreError::InvalidKeyConfiguration(_) => {
                 ErrorDetail::new(ErrorCode::InvalidKeyConfiguration, self.to_string())
             }
+            CoreError::UserToken { code, message } => {
+                let code = match code {
+                    UserTokenProblem::Required => ErrorCode::UserTokenRequired,
+                    UserTokenProblem::Expired => ErrorCode::UserTokenExpired,
+                    UserTokenProblem::Invalid => ErrorCode::InvalidUserToken,
+                    UserTokenProblem::InsufficientScope => ErrorCode::InsufficientTokenScope,
+                    UserTokenProblem::Mismatch => ErrorCode::TokenScopeMismatch,
+                };
+                ErrorDetail::new(code, *message).with_param("Sail-User-Token")
+            }
             CoreError::ProductNotEnabled { param, message } => {
                 ErrorDetail::new(ErrorCode::ProductNotEnabled, message).with_param(param)
             }
@@ -85,7 +124,7 @@ impl CoreError {
             CoreError::IdempotencyKeyReused(_) => {
                 ErrorDetail::new(ErrorCode::IdempotencyKeyReused, self.to_string()).with_param("Idempotency-Key")
             }
-            CoreError::UserAlreadyExists { .. } => {
+            CoreError::UserAlreadyExists => {
                 ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")
             }
             CoreError::RateLimited { retry_after, limit } => {
@@ -96,7 +135,7 @@ impl CoreError {
                     .with_metadata("ratelimit_remaining", "0")
                     .with_metadata("ratelimit_reset", reset.to_string())
             }
-            CoreError::Database(_) | CoreError::Internal(_) => {
+            CoreError::Database(_) | CoreError::Internal(_) | CoreError::Sealed(_) => {
                 ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred.")
             }
         }
@@ -105,7 +144,7 @@ impl CoreError {
 
 impl From<CoreError> for tonic::Status {
     fn from(err: CoreError) -> Self {
-        if matches!(err, CoreError::Database(_) | CoreError::Internal(_)) {
+        if matches!(err, CoreError::Database(_) | CoreError::Internal(_) | CoreError::Sealed(_)) {
             tracing::error!(error = %err, "internal error");
         }
         err.detail().into_status()

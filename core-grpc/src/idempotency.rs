@@ -3,15 +3,22 @@
 //! `409 idempotency_key_reused`. The key is reserved before the operation
 //! runs, so a concurrent duplicate is refused rather than run twice. Failures
 //! are not kept: a request that failed may be retried with its key.
+//!
+//! Nothing stored here gives away what was sent or answered (docs/pii.md):
+//! the request's fingerprint is a blind index, the stored reply is sealed,
+//! and a reply that carries a one-time secret (a webhook signing secret, a
+//! user token) is stored without it, so a replay never shows it again.
 
 use std::time::Duration;
 
 use entities::idempotency_key;
-use sea_orm::{ActiveModelTrait, DatabaseConnection, EntityTrait, Set};
+use sea_orm::{ActiveModelTrait, EntityTrait, Set};
 use sha2::{Digest, Sha256};
 
+use crate::crypto::columns;
 use crate::domain::{hex, time, unhex};
 use crate::error::CoreError;
+use crate::state::Core;
 
 /// How long a key replays its response.
 pub const RETENTION: Duration = Duration::from_secs(24 * 3600);
@@ -49,7 +56,7 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 /// Runs `operation` once per (partner, key): replays its stored success for
 /// a repeated request with the same body.
 pub async fn once<Req, Resp, Op, Fut>(
-    db: &DatabaseConnection,
+    core: &Core,
     partner_id: &str,
     key: Option<String>,
     method: &str,
@@ -58,13 +65,39 @@ pub async fn once<Req, Resp, Op, Fut>(
 ) -> Result<Resp, CoreError>
 where
     Req: prost::Message,
-    Resp: prost::Message + Default,
+    Resp: prost::Message + Default + Clone,
+    Op: FnOnce() -> Fut,
+    Fut: Future<Output = Result<Resp, CoreError>>,
+{
+    once_keeping_secret_out(core, partner_id, key, method, request, |_| {}, operation).await
+}
+
+/// `once` for an operation whose reply carries a one-time secret:
+/// `strip_secret` removes it from the copy that is stored, so the replay of
+/// a repeated request answers without it (a secret is shown once).
+pub async fn once_keeping_secret_out<Req, Resp, Op, Fut>(
+    core: &Core,
+    partner_id: &str,
+    key: Option<String>,
+    method: &str,
+    request: &Req,
+    strip_secret: impl FnOnce(&mut Resp),
+    operation: Op,
+) -> Result<Resp, CoreError>
+where
+    Req: prost::Message,
+    Resp: prost::Message + Default + Clone,
     Op: FnOnce() -> Fut,
     Fut: Future<Output = Result<Resp, CoreError>>,
 {
     let Some(key) = key else { return operation().await };
+    let db = &core.db;
+    let keyring = &core.config.keyring;
     let id = sha256_hex(&[partner_id.as_bytes(), key.as_bytes()]);
-    let fingerprint = sha256_hex(&[method.as_bytes(), &request.encode_to_vec()]);
+    let mut content = method.as_bytes().to_vec();
+    content.push(0);
+    content.extend_from_slice(&request.encode_to_vec());
+    let fingerprint = keyring.blind_index(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content);
     let reused = || {
         CoreError::IdempotencyKeyReused(
             "This Idempotency-Key was already used with a different request; use a new key for a new request."
@@ -77,12 +110,21 @@ where
         let expired = age > RETENTION || (found.response_hex.is_none() && age > STALE_RESERVATION);
         if expired {
             idempotency_key::Entity::delete_by_id(id.as_str()).exec(db).await?;
-        } else if found.method != method || found.fingerprint != fingerprint {
+        } else if found.method != method
+            || !keyring
+                .blind_indexes(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content)
+                .contains(&found.fingerprint)
+        {
             return Err(reused());
         } else {
-            return match found.response_hex.as_deref().and_then(unhex) {
-                Some(bytes) => Resp::decode(bytes.as_slice())
-                    .map_err(|err| CoreError::Internal(format!("stored response for an idempotency key: {err}"))),
+            return match found.response_hex.as_deref() {
+                Some(sealed) => {
+                    let opened = keyring.open(columns::IDEMPOTENT_RESPONSE, &id, sealed)?;
+                    let bytes = unhex(&opened)
+                        .ok_or_else(|| CoreError::Internal("a stored idempotent reply is not hex".into()))?;
+                    Resp::decode(bytes.as_slice())
+                        .map_err(|err| CoreError::Internal(format!("stored response for an idempotency key: {err}")))
+                }
                 None => Err(CoreError::IdempotencyKeyReused(
                     "A request with this Idempotency-Key is still in progress; retry it shortly.".to_string(),
                 )),
@@ -109,11 +151,11 @@ where
     }
     match operation().await {
         Ok(response) => {
-            let stored = idempotency_key::ActiveModel {
-                id: Set(id),
-                response_hex: Set(Some(hex(&response.encode_to_vec()))),
-                ..Default::default()
-            };
+            let mut kept = response.clone();
+            strip_secret(&mut kept);
+            let sealed = keyring.seal(columns::IDEMPOTENT_RESPONSE, &id, &hex(&kept.encode_to_vec()));
+            let stored =
+                idempotency_key::ActiveModel { id: Set(id), response_hex: Set(Some(sealed)), ..Default::default() };
             stored.update(db).await?;
             Ok(response)
         }

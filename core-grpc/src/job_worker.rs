@@ -72,7 +72,7 @@ async fn run_one(core: &Core, claimed: job::Model) {
 
 async fn run_one_in_span(core: &Core, claimed: job::Model) {
     let result = match claimed.kind {
-        JobKind::SyncConnection => sandbox::run_sync_job(&core.db, &core.engine, &claimed).await,
+        JobKind::SyncConnection => sandbox::run_sync_job(&core.db, &core.engine, &core.config.keyring, &claimed).await,
         JobKind::IngestTransactions => {
             ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await
         }

@@ -9,6 +9,7 @@ use sail_api::pb::{
     merchants_server::MerchantsServer, sandbox_server::SandboxServer, transactions_server::TransactionsServer,
     users_server::UsersServer,
 };
+use sail_api::pb::{identity_server::IdentityServer, user_tokens_server::UserTokensServer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tonic::transport::Server;
@@ -21,7 +22,7 @@ use crate::auth::Authenticator;
 use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
-    sandbox::SandboxService, transactions::TransactionsService, users::UsersService,
+    sandbox::SandboxService, transactions::TransactionsService, user_tokens::UserTokensService, users::UsersService,
 };
 use crate::job_worker::Jobs;
 use crate::state::Core;
@@ -36,6 +37,8 @@ pub enum ServeError {
     Transport(#[from] tonic::transport::Error),
     #[error("reflection descriptors: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    #[error("encryption keys: {0}")]
+    Keys(#[from] crate::crypto::KeyCheckError),
 }
 
 /// Serves the core on `listener` and runs its workers until `shutdown`
@@ -46,6 +49,9 @@ pub async fn run(
     core: Core,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
+    // Whoever started this core, it never serves with a key that cannot
+    // open what the database holds.
+    crate::crypto::check_database(&core.db, &core.config.keyring).await?;
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<UsersServer<UsersService>>().await;
     health.set_serving::<TransactionsServer<TransactionsService>>().await;
@@ -54,6 +60,8 @@ pub async fn run(
     health.set_serving::<AccountsServer<AccountsService>>().await;
     health.set_serving::<MerchantsServer<DirectoryService>>().await;
     health.set_serving::<AdministratorsServer<DirectoryService>>().await;
+    health.set_serving::<UserTokensServer<UserTokensService>>().await;
+    health.set_serving::<IdentityServer<UserTokensService>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(sail_api::FILE_DESCRIPTOR_SET)
@@ -95,7 +103,9 @@ pub async fn run(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(ApiHealthServer::new(HealthService { db: db.clone() }))
-        .add_service(UsersServer::new(UsersService { db: db.clone() }))
+        .add_service(UsersServer::new(UsersService { core: core.clone() }))
+        .add_service(UserTokensServer::new(UserTokensService { core: core.clone() }))
+        .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
         .add_service(MerchantsServer::new(DirectoryService { db: db.clone() }))
         .add_service(AdministratorsServer::new(DirectoryService { db: db.clone() }))
         .add_service(ConnectionsServer::new(ConnectionsService { core: core.clone() }))

@@ -9,6 +9,7 @@ use sea_orm::{
     Set,
 };
 
+use crate::crypto::{Keyring, columns};
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
 
@@ -102,31 +103,133 @@ impl TryFrom<pb::CreateUserRequest> for NewUser {
 }
 
 /// Creates a user; a repeated `external_user_id` for the partner is `409`.
-pub async fn create_user(db: &impl ConnectionTrait, partner_id: &str, new: NewUser) -> Result<user::Model, CoreError> {
+/// The external id and every profile field are sealed with the row's id
+/// bound; the external id is unique through its blind index.
+pub async fn create_user(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    new: NewUser,
+) -> Result<user::Model, CoreError> {
     let now = time::now();
+    let id = new_id(IdKind::User);
+    let taken = find_by_external_id(db, keyring, partner_id, &new.external_user_id).await?;
+    if taken.is_some() {
+        return Err(CoreError::UserAlreadyExists);
+    }
+    let seal = |column, value: Option<&str>| keyring.seal_opt(column, &id, value);
     let model = user::ActiveModel {
-        id: Set(new_id(IdKind::User)),
+        id: Set(id.clone()),
         partner_id: Set(partner_id.to_string()),
-        external_user_id: Set(new.external_user_id.clone()),
+        external_user_id: Set(keyring.seal(columns::USER_EXTERNAL_ID, &id, &new.external_user_id)),
+        external_user_id_hash: Set(Some(external_id_index(keyring, partner_id, &new.external_user_id))),
         status: Set(UserStatus::Active),
-        email: Set(new.email.map(|e| e.as_str().to_string())),
-        first_name: Set(new.first_name),
-        last_name: Set(new.last_name),
-        phone: Set(new.phone.map(|p| p.as_str().to_string())),
-        address_street: Set(new.address.street),
-        address_city: Set(new.address.city),
-        address_state: Set(new.address.state),
-        address_zip: Set(new.address.zip),
-        address_country: Set(new.address.country.map(|c| c.as_str().to_string())),
+        email: Set(seal(columns::USER_EMAIL, new.email.as_ref().map(Email::as_str))),
+        first_name: Set(seal(columns::USER_FIRST_NAME, new.first_name.as_deref())),
+        last_name: Set(seal(columns::USER_LAST_NAME, new.last_name.as_deref())),
+        phone: Set(seal(columns::USER_PHONE, new.phone.as_ref().map(Phone::as_str))),
+        address_street: Set(seal(columns::USER_STREET, new.address.street.as_deref())),
+        address_city: Set(seal(columns::USER_CITY, new.address.city.as_deref())),
+        address_state: Set(seal(columns::USER_STATE, new.address.state.as_deref())),
+        address_zip: Set(seal(columns::USER_ZIP, new.address.zip.as_deref())),
+        address_country: Set(seal(columns::USER_COUNTRY, new.address.country.as_ref().map(CountryCode::as_str))),
         created_at: Set(now),
         updated_at: Set(now),
     };
     match model.insert(db).await {
         Ok(user) => Ok(user),
         Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-            Err(CoreError::UserAlreadyExists { external_user_id: new.external_user_id })
+            Err(CoreError::UserAlreadyExists)
         }
         Err(err) => Err(err.into()),
+    }
+}
+
+/// The blind index of a partner's external user id, under the current key.
+fn external_id_index(keyring: &Keyring, partner_id: &str, external_user_id: &str) -> String {
+    keyring.blind_index(columns::USER_EXTERNAL_ID, partner_id, external_user_id.as_bytes())
+}
+
+/// The partner's user with this external id, found by its blind index under
+/// any configured key (a rotation may be half done).
+pub async fn find_by_external_id(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    external_user_id: &str,
+) -> Result<Option<user::Model>, CoreError> {
+    let indexes = keyring.blind_indexes(columns::USER_EXTERNAL_ID, partner_id, external_user_id.as_bytes());
+    Ok(user::Entity::find()
+        .filter(user::Column::PartnerId.eq(partner_id))
+        .filter(user::Column::ExternalUserIdHash.is_in(indexes))
+        .one(db)
+        .await?)
+}
+
+/// The partner's own id for a user, opened.
+pub fn external_user_id(keyring: &Keyring, user: &user::Model) -> Result<String, CoreError> {
+    Ok(keyring.open(columns::USER_EXTERNAL_ID, &user.id, &user.external_user_id)?)
+}
+
+/// The profile given at creation, opened: the identity record of source
+/// `profile`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    pub email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone: Option<String>,
+    pub street: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip: Option<String>,
+    pub country: Option<String>,
+}
+
+/// Opens the profile fields of a user.
+pub fn profile(keyring: &Keyring, user: &user::Model) -> Result<Profile, CoreError> {
+    let open = |column, value: &Option<String>| keyring.open_opt(column, &user.id, value.as_deref());
+    Ok(Profile {
+        email: open(columns::USER_EMAIL, &user.email)?,
+        first_name: open(columns::USER_FIRST_NAME, &user.first_name)?,
+        last_name: open(columns::USER_LAST_NAME, &user.last_name)?,
+        phone: open(columns::USER_PHONE, &user.phone)?,
+        street: open(columns::USER_STREET, &user.address_street)?,
+        city: open(columns::USER_CITY, &user.address_city)?,
+        state: open(columns::USER_STATE, &user.address_state)?,
+        zip: open(columns::USER_ZIP, &user.address_zip)?,
+        country: open(columns::USER_COUNTRY, &user.address_country)?,
+    })
+}
+
+/// The user of the partner with `external_user_id`, created (with no
+/// profile) when there is none: the token exchange of a token-scoped
+/// integration. Returns the user and whether it was created.
+pub async fn find_or_create(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    external_user_id: &str,
+) -> Result<(user::Model, bool), CoreError> {
+    if let Some(found) = find_by_external_id(db, keyring, partner_id, external_user_id).await? {
+        return Ok((found, false));
+    }
+    let new = NewUser::try_from(pb::CreateUserRequest {
+        external_user_id: external_user_id.to_string(),
+        ..Default::default()
+    })
+    .map_err(|err| match err {
+        CoreError::InvalidRequest { message, .. } => CoreError::invalid("external_user_id", message),
+        other => other,
+    })?;
+    match create_user(db, keyring, partner_id, new).await {
+        Ok(created) => Ok((created, true)),
+        // Another exchange for the same id won the race: use its user.
+        Err(CoreError::UserAlreadyExists) => find_by_external_id(db, keyring, partner_id, external_user_id)
+            .await?
+            .map(|found| (found, false))
+            .ok_or_else(|| CoreError::Internal("a user that already exists could not be found".into())),
+        Err(err) => Err(err),
     }
 }
 

@@ -27,6 +27,11 @@ pub struct Model {
     pub holdings_json: Option<String>,
     pub last_sync_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
+    /// The ACH account number, sealed (core `crypto`); None for accounts
+    /// that take no deposits by ACH.
+    pub ach_account_number: Option<String>,
+    /// The ABA routing number, sealed.
+    pub ach_routing_number: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

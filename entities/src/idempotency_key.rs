@@ -12,7 +12,8 @@ pub struct Model {
     pub method: String,
     /// Hex SHA-256 of the method and the encoded request.
     pub fingerprint: String,
-    /// The encoded success response; None while the first request runs.
+    /// The encoded success response, hex, sealed (core `crypto`), with any
+    /// one-time secret left out; None while the first request runs.
     pub response_hex: Option<String>,
     pub created_at: DateTimeUtc,
 }

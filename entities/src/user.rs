@@ -1,5 +1,7 @@
 //! An end user of a partner. The optional profile fields are kept for the
 //! identity (PII) endpoint; they are never returned by the user endpoints.
+//! The partner's id for the user and every profile field are sealed (core
+//! `crypto`); the id is found through its blind index.
 use sea_orm::entity::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -9,6 +11,9 @@ pub struct Model {
     pub id: String,
     pub partner_id: String,
     pub external_user_id: String,
+    /// Keyed hash of the external user id within the partner: the lookup
+    /// and uniqueness key, instead of the clear value.
+    pub external_user_id_hash: Option<String>,
     pub status: crate::enums::UserStatus,
     pub email: Option<String>,
     pub first_name: Option<String>,

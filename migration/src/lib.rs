@@ -8,6 +8,7 @@ mod m20261122_000002_connections;
 mod m20261122_000003_webhooks;
 mod m20261122_000004_idempotency;
 mod m20261123_000005_expense_evidence;
+mod m20261123_000006_personal_data;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000003_webhooks::Migration),
             Box::new(m20261122_000004_idempotency::Migration),
             Box::new(m20261123_000005_expense_evidence::Migration),
+            Box::new(m20261123_000006_personal_data::Migration),
         ]
     }
 }

@@ -22,6 +22,10 @@ pub enum IdKind {
     Receipt,
     /// A webhook delivery (internal).
     Delivery,
+    /// An identity record a connection reported (internal).
+    IdentityRecord,
+    /// A read of personal data in the audit trail (internal).
+    PiiRead,
     /// A webhook delivery attempt (internal).
     Attempt,
 }
@@ -44,6 +48,8 @@ impl IdKind {
             IdKind::Partner => "ptn_",
             IdKind::Receipt => "rcpt_",
             IdKind::Delivery => "dlv_",
+            IdKind::IdentityRecord => "idr_",
+            IdKind::PiiRead => "aud_",
             IdKind::Attempt => "att_",
         }
     }

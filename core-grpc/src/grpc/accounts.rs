@@ -4,9 +4,12 @@ use sail_api::pb::{self, accounts_server::Accounts};
 use tonic::{Request, Response, Status};
 
 use crate::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
+use crate::auth::token_grant_for;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::grpc::accept;
+use crate::grpc::user_tokens::request_id;
+use crate::pii::{self, Reader};
 use crate::state::Core;
 
 pub struct AccountsService {
@@ -100,5 +103,29 @@ impl Accounts for AccountsService {
         let req = request.into_inner();
         let found = accounts::get_account(&self.core.db, &caller.partner_id, &req.user_id, &req.account_id).await?;
         Ok(Response::new(account_detail_to_pb(found)?))
+    }
+
+    async fn get_account_numbers(
+        &self,
+        request: Request<pb::GetAccountNumbersRequest>,
+    ) -> Result<Response<pb::AccountNumbers>, Status> {
+        let caller = accept(&request)?;
+        let grant = token_grant_for(&request, &request.get_ref().user_id)?;
+        let request_id = request_id(&request);
+        let req = request.into_inner();
+        let reader = Reader {
+            partner_id: &caller.partner_id,
+            key_id: &caller.key_id,
+            user_token_id: &grant.token_id,
+            request_id: request_id.as_deref(),
+        };
+        let found =
+            pii::read_account_numbers(&self.core.db, &self.core.config.keyring, &reader, &req.user_id, &req.account_id)
+                .await?;
+        Ok(Response::new(pb::AccountNumbers {
+            account_id: found.account.id,
+            connection_id: found.account.connection_id,
+            ach: Some(pb::AchNumbers { account_number: found.account_number, routing_number: found.routing_number }),
+        }))
     }
 }

@@ -70,7 +70,7 @@ impl Connections for ConnectionsService {
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Connections/CreateConnection";
-        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
             let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
             let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
             render_one(&self.core, created).await

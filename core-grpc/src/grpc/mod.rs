@@ -7,6 +7,7 @@ pub mod directory;
 pub mod health;
 pub mod sandbox;
 pub mod transactions;
+pub mod user_tokens;
 pub mod users;
 pub mod webhooks;
 

@@ -38,9 +38,10 @@ impl Sandbox for SandboxService {
             .into());
         }
         let method = "/sail.v1.Sandbox/CreateSandboxConnection";
-        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
             let username = SandboxUser::parse(req.username.as_deref())?;
-            let link = LinkRequest { kind, provider_id: req.provider_id.clone(), username };
+            let products = sandbox::parse_products(kind, &req.products)?;
+            let link = LinkRequest { kind, provider_id: req.provider_id.clone(), username, products };
             let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
             render_one(&self.core, linked).await
         })

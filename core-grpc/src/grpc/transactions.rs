@@ -90,7 +90,7 @@ impl Transactions for TransactionsService {
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Transactions/PushTransactions";
-        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
             let batch = ingest::parse_batch(req.transactions.clone(), time::now().date_naive())?;
             let queued =
                 ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;

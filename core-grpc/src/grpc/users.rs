@@ -2,25 +2,28 @@
 
 use entities::user;
 use sail_api::pb::{self, users_server::Users};
-use sea_orm::DatabaseConnection;
 use tonic::{Request, Response, Status};
 
+use crate::crypto::Keyring;
 use crate::domain::{Page, time};
+use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::idempotency;
+use crate::state::Core;
 use crate::users::{self, NewUser};
 
 pub struct UsersService {
-    pub db: DatabaseConnection,
+    pub core: Core,
 }
 
-pub fn user_to_pb(user: user::Model) -> pb::User {
-    pb::User {
+/// The wire form of a user, its external id opened.
+pub fn user_to_pb(keyring: &Keyring, user: user::Model) -> Result<pb::User, CoreError> {
+    Ok(pb::User {
+        external_user_id: users::external_user_id(keyring, &user)?,
         id: user.id,
-        external_user_id: user.external_user_id,
         status: user.status.to_string(),
         created_at: time::rfc3339(&user.created_at),
-    }
+    })
 }
 
 #[tonic::async_trait]
@@ -33,9 +36,10 @@ impl Users for UsersService {
         let req = request.into_inner();
         let status = req.status.as_deref().map(users::parse_user_status).transpose()?;
         let page = Page::parse(req.limit, req.offset)?;
-        let (found, total) = users::list_users(&self.db, &caller.partner_id, status, page).await?;
+        let (found, total) = users::list_users(&self.core.db, &caller.partner_id, status, page).await?;
+        let keyring = &self.core.config.keyring;
         Ok(Response::new(pb::ListUsersResponse {
-            data: found.into_iter().map(user_to_pb).collect(),
+            data: found.into_iter().map(|u| user_to_pb(keyring, u)).collect::<Result<_, _>>()?,
             pagination: Some(page.pagination(total)),
         }))
     }
@@ -44,9 +48,11 @@ impl Users for UsersService {
         let caller = accept(&request)?;
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let reply = idempotency::once(&self.db, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
+        let core = &self.core;
+        let keyring = &core.config.keyring;
+        let reply = idempotency::once(core, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
             let new = NewUser::try_from(req.clone())?;
-            Ok(user_to_pb(users::create_user(&self.db, &caller.partner_id, new).await?))
+            user_to_pb(keyring, users::create_user(&core.db, keyring, &caller.partner_id, new).await?)
         })
         .await?;
         Ok(Response::new(reply))
@@ -54,7 +60,7 @@ impl Users for UsersService {
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = accept(&request)?;
-        let found = users::get_user(&self.db, &caller.partner_id, &request.get_ref().user_id).await?;
-        Ok(Response::new(user_to_pb(found)))
+        let found = users::get_user(&self.core.db, &caller.partner_id, &request.get_ref().user_id).await?;
+        Ok(Response::new(user_to_pb(&self.core.config.keyring, found)?))
     }
 }

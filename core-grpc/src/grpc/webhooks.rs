@@ -16,12 +16,12 @@ pub struct WebhooksService {
     pub core: Core,
 }
 
-fn endpoint_to_pb(e: webhook_endpoint::Model, show_secret: bool) -> pb::WebhookEndpoint {
+fn endpoint_to_pb(e: webhook_endpoint::Model, secret: Option<String>) -> pb::WebhookEndpoint {
     pb::WebhookEndpoint {
         id: e.id,
         url: e.url,
         events: e.events.split(',').filter(|t| !t.is_empty()).map(str::to_string).collect(),
-        secret: show_secret.then_some(e.secret),
+        secret,
         status: e.status.to_string(),
         created_at: time::rfc3339(&e.created_at),
     }
@@ -91,14 +91,23 @@ impl WebhookEndpoints for WebhooksService {
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.WebhookEndpoints/CreateWebhookEndpoint";
-        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
-            let allow_private = self.core.config.webhook_allow_private;
-            let created =
-                webhooks::create_endpoint(&self.core.db, &caller.partner_id, &req.url, &req.events, allow_private)
-                    .await?;
-            Ok(endpoint_to_pb(created, true))
-        })
-        .await?;
+        let strip = |reply: &mut pb::WebhookEndpoint| reply.secret = None;
+        let core = &self.core;
+        let reply =
+            idempotency::once_keeping_secret_out(core, &caller.partner_id, key, method, &req, strip, || async {
+                let allow_private = core.config.webhook_allow_private;
+                let (created, secret) = webhooks::create_endpoint(
+                    &core.db,
+                    &core.config.keyring,
+                    &caller.partner_id,
+                    &req.url,
+                    &req.events,
+                    allow_private,
+                )
+                .await?;
+                Ok(endpoint_to_pb(created, Some(secret)))
+            })
+            .await?;
         Ok(Response::new(reply))
     }
 
@@ -111,7 +120,7 @@ impl WebhookEndpoints for WebhooksService {
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) = webhooks::list_endpoints(&self.core.db, &caller.partner_id, page).await?;
         Ok(Response::new(pb::ListWebhookEndpointsResponse {
-            data: found.into_iter().map(|e| endpoint_to_pb(e, false)).collect(),
+            data: found.into_iter().map(|e| endpoint_to_pb(e, None)).collect(),
             pagination: Some(page.pagination(total)),
         }))
     }
@@ -124,7 +133,7 @@ impl WebhookEndpoints for WebhooksService {
         let deleted =
             webhooks::delete_endpoint(&self.core.db, &caller.partner_id, &request.get_ref().webhook_endpoint_id)
                 .await?;
-        Ok(Response::new(endpoint_to_pb(deleted, false)))
+        Ok(Response::new(endpoint_to_pb(deleted, None)))
     }
 }
 
@@ -159,7 +168,7 @@ impl Events for WebhooksService {
         let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let method = "/sail.v1.Events/RedeliverEvent";
-        let reply = idempotency::once(&self.core.db, &caller.partner_id, key, method, &req, || async {
+        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
             let found = outbox::redeliver_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
             event_detail(&self.core, found).await
         })

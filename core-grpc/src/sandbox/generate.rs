@@ -14,6 +14,7 @@ use sail_engine::reference::{self, DescriptorRow, ReferenceError};
 use entities::enums::AccountType;
 
 use crate::accounts::StoredHolding;
+use crate::pii::{StoredAddress, StoredIdentity};
 
 /// The reference card descriptors card histories are drawn from. Checked
 /// once at start-up by [`load_reference`], so this never reads as empty.
@@ -498,5 +499,126 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+const FIRST_NAMES: [&str; 16] = [
+    "Avery", "Jordan", "Maria", "James", "Priya", "Daniel", "Grace", "Luis", "Hannah", "Omar", "Chloe", "Ethan",
+    "Sofia", "Marcus", "Leah", "Noah",
+];
+const LAST_NAMES: [&str; 16] = [
+    "Alvarez", "Bennett", "Chen", "Dawson", "Ellis", "Fischer", "Garcia", "Hughes", "Iverson", "Johnson", "Kim",
+    "Lopez", "Morgan", "Nguyen", "Patel", "Reyes",
+];
+const STREETS: [&str; 10] = [
+    "Maple Avenue",
+    "Oak Street",
+    "Cedar Lane",
+    "Elm Drive",
+    "Willow Way",
+    "Lakeview Road",
+    "Pine Court",
+    "Sunset Boulevard",
+    "Harbor Street",
+    "Meadow Lane",
+];
+/// Real city, state and ZIP combinations, so addresses pass a partner's
+/// own validation.
+const PLACES: [(&str, &str, &str); 8] = [
+    ("Austin", "TX", "78701"),
+    ("Denver", "CO", "80202"),
+    ("Columbus", "OH", "43215"),
+    ("Portland", "OR", "97205"),
+    ("Raleigh", "NC", "27601"),
+    ("Madison", "WI", "53703"),
+    ("Tampa", "FL", "33602"),
+    ("Sacramento", "CA", "95814"),
+];
+
+/// The account owner's identity at a sandbox provider: deterministic for the
+/// seed (user, provider, kind). Emails are at `example.com` and phone
+/// numbers in the 555-01xx range set aside for fiction.
+pub fn identity(seed: &str) -> StoredIdentity {
+    let mut rng = rng_for(&format!("{seed}|identity"));
+    let first = FIRST_NAMES[rng.random_range(0..FIRST_NAMES.len())];
+    let last = LAST_NAMES[rng.random_range(0..LAST_NAMES.len())];
+    let (city, state, zip) = PLACES[rng.random_range(0..PLACES.len())];
+    let street = format!("{} {}", rng.random_range(100..9999), STREETS[rng.random_range(0..STREETS.len())]);
+    StoredIdentity {
+        names: vec![format!("{first} {last}")],
+        emails: vec![format!(
+            "{}.{}{}@example.com",
+            first.to_lowercase(),
+            last.to_lowercase(),
+            rng.random_range(1..99)
+        )],
+        phone_numbers: vec![format!("+1{}5550{:03}", rng.random_range(201..990), rng.random_range(100..200))],
+        addresses: vec![StoredAddress {
+            street,
+            city: city.to_string(),
+            state: state.to_string(),
+            zip: zip.to_string(),
+            country: "US".to_string(),
+        }],
+    }
+}
+
+/// Whether nine digits are an ABA routing number: the checksum
+/// 3(d1+d4+d7) + 7(d2+d5+d8) + (d3+d6+d9) is a multiple of 10.
+pub fn aba_checksum_ok(routing: &str) -> bool {
+    let digits: Vec<u32> = routing.chars().filter_map(|c| c.to_digit(10)).collect();
+    if routing.len() != 9 || digits.len() != 9 {
+        return false;
+    }
+    let sum = 3 * (digits[0] + digits[3] + digits[6])
+        + 7 * (digits[1] + digits[4] + digits[7])
+        + (digits[2] + digits[5] + digits[8]);
+    sum % 10 == 0
+}
+
+/// The ACH account and routing numbers of a sandbox HSA: deterministic for
+/// the seed and the account, the routing number in a Federal Reserve
+/// district range (01-12) with a valid checksum.
+pub fn ach_numbers(seed: &str, external_id: &str) -> (String, String) {
+    let mut rng = rng_for(&format!("{seed}|ach|{external_id}"));
+    let mut digits: Vec<u32> = vec![0, rng.random_range(1..=9)];
+    digits.extend((0..6).map(|_| rng.random_range(0..=9)));
+    let partial =
+        3 * (digits[0] + digits[3] + digits[6]) + 7 * (digits[1] + digits[4] + digits[7]) + (digits[2] + digits[5]);
+    digits.push((10 - partial % 10) % 10);
+    let routing: String = digits.iter().map(|d| char::from_digit(*d, 10).unwrap_or('0')).collect();
+    let account: String = (0..12)
+        .map(|i| char::from_digit(rng.random_range(if i == 0 { 1 } else { 0 }..=9), 10).unwrap_or('0'))
+        .collect();
+    (account, routing)
+}
+
+#[cfg(test)]
+mod personal_data_tests {
+    use super::*;
+
+    #[test]
+    fn routing_numbers_pass_the_aba_checksum_and_are_stable() {
+        for n in 0..200 {
+            let (account, routing) = ach_numbers("u|adm_1|benefit_account", &format!("HSA-{n}"));
+            assert!(aba_checksum_ok(&routing), "{routing}");
+            assert!(routing.starts_with('0'), "{routing}");
+            assert_eq!(account.len(), 12);
+            assert!(account.chars().all(|c| c.is_ascii_digit()));
+            assert_eq!(ach_numbers("u|adm_1|benefit_account", &format!("HSA-{n}")), (account, routing));
+        }
+        // Known-good and known-bad numbers.
+        assert!(aba_checksum_ok("011000015"));
+        assert!(!aba_checksum_ok("011000016"));
+        assert!(!aba_checksum_ok("01100001"));
+    }
+
+    #[test]
+    fn identities_are_deterministic_and_fictional() {
+        let one = identity("partner-user-42|adm_1|benefit_account");
+        assert_eq!(one, identity("partner-user-42|adm_1|benefit_account"));
+        assert!(one.emails[0].ends_with("@example.com"));
+        assert!(one.phone_numbers[0].contains("5550"), "{:?}", one.phone_numbers);
+        assert_eq!(one.addresses[0].country, "US");
     }
 }

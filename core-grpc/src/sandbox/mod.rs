@@ -8,12 +8,14 @@
 pub mod generate;
 
 use chrono::NaiveDate;
-use entities::{account, administrator, connection, job, merchant};
+use entities::enums::AccountType;
+use entities::{account, administrator, connection, identity_record, job, merchant};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 
-use crate::connections::{self, ConnectionStatus, ConnectionType, ProviderRef};
+use crate::connections::{self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef};
+use crate::crypto::{Keyring, columns};
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
@@ -133,6 +135,37 @@ pub struct LinkRequest {
     pub kind: ConnectionType,
     pub provider_id: Option<String>,
     pub username: SandboxUser,
+    /// The products to enable: a non-empty subset of what the kind offers.
+    pub products: Vec<Product>,
+}
+
+/// The products a partner asks for when linking `kind`: absent or empty
+/// means every product the kind offers; one it does not offer is refused,
+/// naming it.
+pub fn parse_products(kind: ConnectionType, requested: &[String]) -> Result<Vec<Product>, CoreError> {
+    let offered = kind.products();
+    if requested.is_empty() {
+        return Ok(offered.to_vec());
+    }
+    let mut products = Vec::new();
+    for (index, name) in requested.iter().enumerate() {
+        let product = Product::parse(name).filter(|p| offered.contains(p)).ok_or_else(|| {
+            CoreError::invalid(
+                format!("products.{index}"),
+                format!(
+                    "A {} connection offers the products {}.",
+                    kind.as_str(),
+                    offered.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })?;
+        if !products.contains(&product) {
+            products.push(product);
+        }
+    }
+    // Stored in the kind's own order, whatever order they were asked in.
+    products.sort_by_key(|p| offered.iter().position(|o| o == p));
+    Ok(products)
 }
 
 /// Links a sandbox provider for a user: the connection and its first sync
@@ -161,6 +194,7 @@ pub async fn link(
         &user.id,
         request.kind,
         provider,
+        &request.products,
         Some(request.username.as_str()),
     )
     .await?;
@@ -183,7 +217,12 @@ pub async fn link(
 
 /// The sync of a sandbox connection, run by a worker for a claimed job. All
 /// of it commits together with the job's completion, or none of it does.
-pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
+pub async fn run_sync_job(
+    db: &DatabaseConnection,
+    engine: &Engine,
+    keyring: &Keyring,
+    claimed: &job::Model,
+) -> Result<(), CoreError> {
     let txn = begin_write(db).await?;
     let found = match &claimed.connection_id {
         Some(id) => connection::Entity::find_by_id(id.as_str()).one(&*txn).await?,
@@ -193,7 +232,7 @@ pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &jo
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
         Some(found) if found.status == ConnectionStatus::Disconnected => 0,
-        Some(found) => sync_connection(&txn, engine, found, &claimed.id).await?,
+        Some(found) => sync_connection(&txn, engine, keyring, found, &claimed.id).await?,
     };
     jobs::complete(&*txn, claimed, processed).await?;
     txn.commit().await?;
@@ -204,6 +243,7 @@ pub async fn run_sync_job(db: &DatabaseConnection, engine: &Engine, claimed: &jo
 async fn sync_connection(
     txn: &WriteTxn,
     engine: &Engine,
+    keyring: &Keyring,
     found: connection::Model,
     job_id: &str,
 ) -> Result<i32, CoreError> {
@@ -240,7 +280,11 @@ async fn sync_connection(
     let owner = users::user_by_id(&**txn, &found.user_id).await?;
     let kind = found.r#type;
     let provider_id = found.provider_id.clone().unwrap_or_default();
-    let seed = format!("{}|{}|{}", owner.external_user_id, provider_id, kind.as_str());
+    let seed = format!("{}|{}|{}", users::external_user_id(keyring, &owner)?, provider_id, kind.as_str());
+    if connections::has_product(&found, Product::Identity) {
+        store_identity(&**txn, keyring, &found, generate::identity(&seed), now).await?;
+    }
+    let with_numbers = connections::has_product(&found, Product::AccountNumbers);
     let linked_on = found.created_at.date_naive();
 
     let mut counts = expenses::Counts::default();
@@ -254,7 +298,11 @@ async fn sync_connection(
             let generated = generate::benefit_accounts(&seed, &admin.name, &admin.account_types, linked_on);
             accounts = generated.len() as u32;
             for account in generated {
-                store_account(&**txn, &found, account, now).await?;
+                // ACH numbers exist for HSAs (bank deposit accounts); FSAs
+                // and HRAs are notional balances with none.
+                let numbers = (with_numbers && account.account_type == AccountType::Hsa)
+                    .then(|| generate::ach_numbers(&seed, &account.external_id));
+                store_account(&**txn, keyring, &found, account, numbers, now).await?;
             }
         }
         ConnectionType::Card => {
@@ -305,18 +353,58 @@ fn date(d: NaiveDate) -> String {
     d.format("%Y-%m-%d").to_string()
 }
 
-async fn store_account(
+/// Keeps the owner's identity a provider reported, sealed; a re-sync
+/// replaces it.
+async fn store_identity(
     db: &impl ConnectionTrait,
+    keyring: &Keyring,
     owner: &connection::Model,
-    generated: generate::GeneratedAccount,
+    generated: crate::pii::StoredIdentity,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<(), CoreError> {
+    identity_record::Entity::delete_many()
+        .filter(identity_record::Column::ConnectionId.eq(owner.id.as_str()))
+        .exec(db)
+        .await?;
+    let id = new_id(IdKind::IdentityRecord);
+    let json = serde_json::to_string(&generated).map_err(|err| CoreError::Internal(err.to_string()))?;
+    identity_record::ActiveModel {
+        data: Set(keyring.seal(columns::IDENTITY_RECORD, &id, &json)),
+        id: Set(id),
+        partner_id: Set(owner.partner_id.clone()),
+        user_id: Set(owner.user_id.clone()),
+        connection_id: Set(owner.id.clone()),
+        created_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok(())
+}
+
+async fn store_account(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    owner: &connection::Model,
+    generated: generate::GeneratedAccount,
+    numbers: Option<(String, String)>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(), CoreError> {
+    let id = new_id(IdKind::Account);
+    let (ach_account, ach_routing) = match numbers {
+        Some((account, routing)) => (
+            Some(keyring.seal(columns::ACH_ACCOUNT, &id, &account)),
+            Some(keyring.seal(columns::ACH_ROUTING, &id, &routing)),
+        ),
+        None => (None, None),
+    };
     let holdings = (!generated.holdings.is_empty())
         .then(|| serde_json::to_string(&generated.holdings))
         .transpose()
         .map_err(|err| CoreError::Internal(err.to_string()))?;
     account::ActiveModel {
-        id: Set(new_id(IdKind::Account)),
+        id: Set(id),
+        ach_account_number: Set(ach_account),
+        ach_routing_number: Set(ach_routing),
         partner_id: Set(owner.partner_id.clone()),
         user_id: Set(owner.user_id.clone()),
         connection_id: Set(owner.id.clone()),

@@ -92,7 +92,8 @@ async fn attempt(
             });
         }
     };
-    let signed = signature::sign(&endpoint.secret, time::now().timestamp(), body.as_bytes());
+    let secret = core.config.keyring.open(crate::crypto::columns::WEBHOOK_SECRET, &endpoint.id, &endpoint.secret)?;
+    let signed = signature::sign(&secret, time::now().timestamp(), body.as_bytes());
     let sent = core
         .http
         .post(url)

@@ -20,6 +20,7 @@ use sea_orm::{
 
 use sail_api::errors::excerpt;
 
+use crate::crypto::{Keyring, columns};
 use crate::db::begin_write;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
@@ -144,27 +145,31 @@ pub fn parse_event_types(events: &[String]) -> Result<Vec<String>, CoreError> {
     Ok(out)
 }
 
-/// Registers an endpoint for the partner.
+/// Registers an endpoint for the partner; returns it with its signing
+/// secret, which is stored sealed and shown to the partner this once.
 pub async fn create_endpoint(
     db: &impl ConnectionTrait,
+    keyring: &Keyring,
     partner_id: &str,
     url: &str,
     events: &[String],
     allow_private: bool,
-) -> Result<webhook_endpoint::Model, CoreError> {
+) -> Result<(webhook_endpoint::Model, String), CoreError> {
     let url = check_url(url, allow_private, UrlCheck::Registration).await?;
     let events = parse_event_types(events)?;
+    let id = new_id(IdKind::WebhookEndpoint);
+    let secret = generate_secret();
     let model = webhook_endpoint::ActiveModel {
-        id: Set(new_id(IdKind::WebhookEndpoint)),
+        secret: Set(keyring.seal(columns::WEBHOOK_SECRET, &id, &secret)),
+        id: Set(id),
         partner_id: Set(partner_id.to_string()),
         url: Set(url.to_string()),
         events: Set(events.join(",")),
-        secret: Set(generate_secret()),
         status: Set(EndpointStatus::Enabled),
         created_at: Set(time::now()),
         deleted_at: Set(None),
     };
-    Ok(model.insert(db).await?)
+    Ok((model.insert(db).await?, secret))
 }
 
 /// The partner's enabled endpoints, oldest first, paged, and the total.
