@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Timelike, Utc};
 use entities::{user, user_token};
 use sail_api::pb;
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
@@ -140,7 +140,10 @@ pub async fn mint(
     };
     let now = time::now();
     let secret = random_token(TOKEN_PREFIX, TOKEN_SECRET_LEN);
-    let expires_at = now + chrono::Duration::from_std(new.ttl).unwrap_or_default();
+    // Expiry falls on the whole second that `expires_at` shows (rounded up,
+    // so a token never lives shorter than asked): refused from that second.
+    let next_second = now.with_nanosecond(0).unwrap_or(now) + chrono::Duration::seconds(1);
+    let expires_at = next_second + chrono::Duration::from_std(new.ttl).unwrap_or_default();
     let token = user_token::ActiveModel {
         id: Set(new_id(IdKind::UserToken)),
         partner_id: Set(partner_id.to_string()),

@@ -17,6 +17,7 @@ mod grpc;
 mod idempotency;
 mod ingestion;
 mod openapi;
+mod pii;
 mod reference_data;
 mod sandbox;
 mod users;
