@@ -86,8 +86,7 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
         "address": {"street": secrets[5], "city": secrets[6], "state": secrets[7], "zip": secrets[8], "country": "US"},
     });
     let post_idem = |key: &str, path: &str, body: &serde_json::Value, idem: &str| {
-        let request =
-            app.client.post(app.url(path)).bearer_auth(key).header("Idempotency-Key", idem).json(body);
+        let request = app.client.post(app.url(path)).bearer_auth(key).header("Idempotency-Key", idem).json(body);
         async move { Reply::from(request.send().await.unwrap()).await }
     };
     let created = post_idem(&key, "/users", &profile, "scan-user").await;
@@ -111,9 +110,13 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
     assert_eq!(endpoint.status, 201, "{}", endpoint.body);
     secrets.push(endpoint.body["secret"].as_str().unwrap().to_string());
 
-    let minted =
-        post_idem(&admin, "/user-tokens", &json!({"user_id": user_id, "scopes": ["identity", "account_numbers"]}), "scan-token")
-            .await;
+    let minted = post_idem(
+        &admin,
+        "/user-tokens",
+        &json!({"user_id": user_id, "scopes": ["identity", "account_numbers"]}),
+        "scan-token",
+    )
+    .await;
     assert_eq!(minted.status, 201, "{}", minted.body);
     let token = minted.body["token"].as_str().unwrap().to_string();
     secrets.push(token.clone());

@@ -30,7 +30,12 @@ impl Workdir {
     /// `sail` run in this directory, on its own SQLite file.
     fn sail(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_sail"));
-        command.current_dir(&self.0).env_remove("SAIL_DATABASE_URL").env("RUST_LOG", "info");
+        command
+            .current_dir(&self.0)
+            .env_remove("SAIL_DATABASE_URL")
+            .env_remove("SAIL_ENCRYPTION_KEY")
+            .env_remove("SAIL_ENCRYPTION_KEY_PREVIOUS")
+            .env("RUST_LOG", "info");
         command
     }
 
@@ -478,4 +483,160 @@ fn json_logs_are_json_from_the_first_line() {
     }
     assert!(seen.iter().any(|l| l.contains("listening http=")));
     assert!(terminate(&mut child).success());
+}
+
+/// `sail serve` on free ports with extra environment; returns the child and
+/// its REST address.
+fn serve(dir: &Workdir, env: &[(&str, &str)]) -> (Child, String) {
+    let mut command = dir.sail();
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let (child, addrs) = start(command, &["http"]);
+    (child, addrs[0].clone())
+}
+
+/// Runs a server command that must refuse to start; returns its stderr.
+fn refused_start(dir: &Workdir, env: &[(&str, &str)]) -> String {
+    let mut command = dir.sail();
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("serve started instead of refusing");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    stderr
+}
+
+fn generate_key(dir: &Workdir) -> String {
+    let output = dir.run(&["keys", "generate-encryption-key"]);
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_wrong_encryption_key_is_refused_at_start_up() {
+    let dir = Workdir::new();
+    let (first, second) = (generate_key(&dir), generate_key(&dir));
+    assert_ne!(first, second);
+    let (mut child, _) = serve(&dir, &[("SAIL_ENCRYPTION_KEY", &first)]);
+    assert!(terminate(&mut child).success());
+    let stderr = refused_start(&dir, &[("SAIL_ENCRYPTION_KEY", &second)]);
+    assert!(stderr.contains("not configured") && stderr.contains("SAIL_ENCRYPTION_KEY"), "{stderr}");
+    assert!(!stderr.contains(&first) && !stderr.contains(&second), "keys never reach the log: {stderr}");
+    let malformed = refused_start(&dir, &[("SAIL_ENCRYPTION_KEY", "not-a-key")]);
+    assert!(malformed.contains("32 random bytes in base64"), "{malformed}");
+    // The right key, with the wrong one as current and the right one as
+    // previous (a rotation begun), is accepted.
+    let (mut child, _) = serve(&dir, &[("SAIL_ENCRYPTION_KEY", &second), ("SAIL_ENCRYPTION_KEY_PREVIOUS", &first)]);
+    assert!(terminate(&mut child).success());
+}
+
+#[test]
+fn the_embedded_key_file_is_made_once_owner_only_and_then_required() {
+    let dir = Workdir::empty();
+    let (mut child, _) = serve(&dir, &[]);
+    assert!(terminate(&mut child).success());
+    let key_file = dir.0.join("sail.db.key");
+    let key = std::fs::read_to_string(&key_file).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    let (mut child, _) = serve(&dir, &[]);
+    assert!(terminate(&mut child).success());
+    assert_eq!(std::fs::read_to_string(&key_file).unwrap(), key, "the file is made once");
+    std::fs::remove_file(&key_file).unwrap();
+    let stderr = refused_start(&dir, &[]);
+    assert!(stderr.contains("sail.db.key") && stderr.contains("missing"), "{stderr}");
+    assert!(!key_file.exists(), "a missing key file is never replaced by a new key");
+    // PostgreSQL needs the key set: no file is ever made for it.
+    let mut command = dir.sail();
+    command.args(["serve", "--database-url", "postgres://nobody@127.0.0.1:1/none"]);
+    let output = command.output().unwrap();
+    assert!(!output.status.success());
+}
+
+#[test]
+fn rotation_reseals_everything_the_service_still_reads_it_and_reads_are_audited() {
+    let dir = Workdir::empty();
+    let (mut child, addr) = serve(&dir, &[]);
+    let partner = dir.json(&["partners", "create", "--name", "Rotating", "--json"]);
+    let partner_id = partner["id"].as_str().unwrap();
+    let data = dir.json(&["keys", "create", "--partner", partner_id, "--scopes", "identity,expenses", "--json"]);
+    let data = data["key"].as_str().unwrap().to_string();
+    let admin = dir.json(&["keys", "create", "--partner", partner_id, "--scopes", "token_admin", "--json"]);
+    let admin = admin["key"].as_str().unwrap().to_string();
+    for n in 0..3 {
+        let body = serde_json::json!({"external_user_id": format!("rot-{n}"), "email": format!("r{n}@example.org")});
+        assert_eq!(http_json(&addr, "POST", "/api/v1/users", &data, &body).0, 201);
+    }
+    assert!(terminate(&mut child).success());
+    let old_key = std::fs::read_to_string(dir.0.join("sail.db.key")).unwrap().trim().to_string();
+
+    let summary = dir.json(&["keys", "rotate-encryption", "--new-key", "--json"]);
+    assert_eq!(summary["rows_resealed"]["users"], 3, "{summary}");
+    assert_eq!(summary["retired_keys"].as_array().unwrap().len(), 1, "{summary}");
+    let lines: Vec<String> =
+        std::fs::read_to_string(dir.0.join("sail.db.key")).unwrap().lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1], old_key, "the old key stays for reading");
+    let again = dir.json(&["keys", "rotate-encryption", "--json"]);
+    assert!(again["rows_resealed"].as_object().unwrap().is_empty(), "resumable: nothing left: {again}");
+
+    // Only the new key is needed now.
+    let (mut child, addr) = serve(&dir, &[("SAIL_ENCRYPTION_KEY", &lines[0])]);
+    let (status, users) = http_json(&addr, "GET", "/api/v1/users", &data, &serde_json::Value::Null);
+    assert_eq!(status, 200);
+    let mut ids: Vec<&str> =
+        users["data"].as_array().unwrap().iter().map(|u| u["external_user_id"].as_str().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, ["rot-0", "rot-1", "rot-2"]);
+    let user_id = users["data"][0]["id"].as_str().unwrap().to_string();
+    let (status, token) = http_json(
+        &addr,
+        "POST",
+        "/api/v1/user-tokens",
+        &admin,
+        &serde_json::json!({"user_id": user_id, "scopes": ["identity"]}),
+    );
+    assert_eq!(status, 201, "{token}");
+    let token = token["token"].as_str().unwrap();
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /api/v1/users/{user_id}/identity HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {data}\r\nSail-User-Token: {token}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("@example.org"), "{response}");
+    assert!(terminate(&mut child).success());
+
+    let trail = dir.json(&["audit", "list", "--partner", partner_id, "--json"]);
+    let rows = trail.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{trail}");
+    assert_eq!(rows[0]["user_id"], user_id.as_str());
+    assert_eq!(rows[0]["endpoint"], "GET /users/{user_id}/identity");
+    assert!(rows[0]["user_token_id"].as_str().unwrap().starts_with("utok_"));
+    assert!(rows[0]["key_id"].as_str().unwrap().starts_with("key_"));
+    assert!(rows[0]["request_id"].is_string());
+    let other_user = dir.json(&["audit", "list", "--user", "usr_none", "--json"]);
+    assert!(other_user.as_array().unwrap().is_empty());
 }
