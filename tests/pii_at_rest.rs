@@ -98,6 +98,12 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
     let conflict = app.post(&key, "/users", json!({"external_user_id": secrets[0]})).await;
     assert_eq!(conflict.status, 409);
     assert!(!conflict.body.to_string().contains(&secrets[0]), "errors do not repeat the id");
+    // Refused personal values are not repeated either (errors are logged).
+    let malformed = "zq-malformed@@example";
+    let refused = app.post(&key, "/users", json!({"external_user_id": "zq-refused-1", "email": malformed})).await;
+    assert_eq!(refused.status, 400);
+    assert!(!refused.body.to_string().contains(malformed), "{}", refused.body);
+    secrets.push(malformed.to_string());
 
     let found = app.get(&key, "/administrators?search=Fidelity").await;
     let provider_id = found.body["data"][0]["id"].as_str().unwrap().to_string();

@@ -18,7 +18,9 @@ pub struct Email(String);
 
 impl Email {
     pub fn parse(raw: &str) -> Result<Email, ContactError> {
-        let invalid = || ContactError(format!("'{raw}' is not a valid email address."));
+        // The value is not repeated: even a malformed address is personal
+        // data, and refusals are logged.
+        let invalid = || ContactError("email is not a valid email address (name@example.com).".to_string());
         if raw.len() > 254 || raw.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(invalid());
         }
@@ -62,7 +64,7 @@ impl Phone {
         if allowed && plus_first && (7..=15).contains(&digits) {
             Ok(Phone(raw.trim().to_string()))
         } else {
-            Err(ContactError(format!("'{raw}' is not a valid phone number; use E.164, e.g. +14155550123.")))
+            Err(ContactError("phone is not a valid phone number; use E.164, e.g. +14155550123.".to_string()))
         }
     }
 
