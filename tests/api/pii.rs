@@ -299,6 +299,16 @@ async fn revocation_takes_effect_on_the_next_request_and_expiry_to_the_second() 
         Some("Sail-User-Token"),
     );
     assert_eq!(grpc_identity(&app, &f.key, &f.user_id, Some(&short_token)).await.unwrap_err(), "USER_TOKEN_EXPIRED");
+
+    // Revocation over gRPC, taking effect on the next call.
+    let (grpc_token_id, grpc_token) = token_for(&app, &f.admin, &f.user_id, &["identity"]).await;
+    assert!(grpc_identity(&app, &f.key, &f.user_id, Some(&grpc_token)).await.is_ok());
+    let mut tokens = UserTokensClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let request = metadata(pb::DeleteUserTokenRequest { user_token_id: grpc_token_id }, &f.admin, None);
+    let revoked = tokens.delete_user_token(request).await.unwrap().into_inner();
+    assert_eq!(revoked.status, "revoked");
+    assert!(revoked.token.is_none());
+    assert_eq!(grpc_identity(&app, &f.key, &f.user_id, Some(&grpc_token)).await.unwrap_err(), "INVALID_USER_TOKEN");
 }
 
 #[tokio::test]
