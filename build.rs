@@ -54,6 +54,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "#[derive(serde::Serialize, serde::Deserialize)]\n#[serde(default, deny_unknown_fields)]",
         )
         // Event data is JSON text on the wire of gRPC, a JSON object in REST.
+        // The one integer a JSON body carries: `1.0` is an integer to JSON
+        // Schema, so it is one here too.
+        .field_attribute(
+            ".sail.v1.CreateUserTokenRequest.ttl_seconds",
+            "#[serde(deserialize_with = \"crate::json::optional_whole_number\")]",
+        )
         .field_attribute(
             ".sail.v1.Event.data",
             "#[serde(serialize_with = \"crate::json::raw\", deserialize_with = \"crate::json::raw_text\")]",

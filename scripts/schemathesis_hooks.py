@@ -5,6 +5,9 @@ docs/openapi.json.
 
 - `GET /users/{user_id}/expenses`: `from` must not be after `to`.
 - `POST .../transactions`: a transaction's `date` is at most one day ahead.
+- `POST /sandbox/connections`: `products` must be ones the `type` offers
+  (card and store: expenses; benefit_account: benefit_account,
+  account_numbers, identity).
 - Disconnecting (`DELETE` on a connection) keeps the connection, with status
   `disconnected`, for the history of its expenses: it reads back, and it
   takes no more transactions (`400 invalid_request` naming `connection_id`).
@@ -32,9 +35,24 @@ def filter_query(ctx, query):
     return start is None or end is None or start <= end
 
 
+OFFERED_PRODUCTS = {
+    "card": {"expenses"},
+    "store": {"expenses"},
+    "benefit_account": {"benefit_account", "account_numbers", "identity"},
+}
+
+
 @schemathesis.hook
 def filter_body(ctx, body):
-    if not ctx.operation or not ctx.operation.path.endswith("/transactions") or not isinstance(body, dict):
+    if not ctx.operation or not isinstance(body, dict):
+        return True
+    if ctx.operation.path.endswith("/sandbox/connections"):
+        offered = OFFERED_PRODUCTS.get(body.get("type"))
+        products = body.get("products")
+        if offered is None or not isinstance(products, list):
+            return True
+        return all(p in offered for p in products)
+    if not ctx.operation.path.endswith("/transactions"):
         return True
     latest = datetime.date.today() + datetime.timedelta(days=1)
     transactions = body.get("transactions")
