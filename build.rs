@@ -60,6 +60,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ".sail.v1.CreateUserTokenRequest.ttl_seconds",
             "#[serde(deserialize_with = \"crate::json::optional_whole_number\")]",
         )
+        // An upload's file travels in the gateway's JSON object as base64.
+        .field_attribute(".sail.v1.CreateReceiptRequest.file", "#[serde(with = \"crate::json::base64_bytes\")]")
         .field_attribute(
             ".sail.v1.Event.data",
             "#[serde(serialize_with = \"crate::json::raw\", deserialize_with = \"crate::json::raw_text\")]",

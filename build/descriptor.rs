@@ -42,6 +42,7 @@ pub mod field_type {
     pub const INT32: i32 = 5;
     pub const BOOL: i32 = 8;
     pub const STRING: i32 = 9;
+    pub const BYTES: i32 = 12;
     pub const MESSAGE: i32 = 11;
 }
 
@@ -174,6 +175,8 @@ pub struct RestRule {
     pub success_status: i32,
     #[prost(string, tag = "2")]
     pub request_example: String,
+    #[prost(string, tag = "3")]
+    pub multipart_file: String,
 }
 
 /// `google.api.HttpRule`, the verbs Sail uses.

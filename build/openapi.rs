@@ -386,7 +386,19 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
     if !parameters.is_empty() {
         operation["parameters"] = Value::Array(parameters);
     }
-    if op.has_body {
+    if let Some(file) = &op.multipart_file {
+        let schema = json!({
+            "type": "object",
+            "required": [file],
+            "additionalProperties": false,
+            "properties": {file: {
+                "type": "string",
+                "contentMediaType": "application/octet-stream",
+                "description": "The file, with its filename. PDF, PNG, JPEG, WebP or plain text, recognised from its bytes; at most 10 MiB.",
+            }},
+        });
+        operation["requestBody"] = json!({"required": true, "content": {"multipart/form-data": {"schema": schema}}});
+    } else if op.has_body {
         let mut content = json!({"schema": {"$ref": format!("#/components/schemas/{}", short_name(&method.input))}});
         if let Some(example) =
             method.options.rest.as_ref().map(|r| r.request_example.as_str()).filter(|e| !e.is_empty())
@@ -405,7 +417,10 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
         paths.entry(op.path.clone()).or_default().insert(op.verb.to_ascii_lowercase(), operation(api, op)?);
     }
 
-    let requests = reachable(api, ops.iter().filter(|o| o.has_body).map(|o| o.method.input.clone()))?;
+    let requests = reachable(
+        api,
+        ops.iter().filter(|o| o.has_body && o.multipart_file.is_none()).map(|o| o.method.input.clone()),
+    )?;
     let responses = reachable(api, ops.iter().map(|o| o.method.output.clone()))?;
     let mut schemas = Map::new();
     for name in &responses {

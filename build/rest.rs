@@ -22,6 +22,8 @@ pub struct RestOperation<'a> {
     pub success_status: u16,
     /// Fields taken from the query string (operations without a body).
     pub query: Vec<&'a FieldDescriptorProto>,
+    /// For an upload, the `bytes` field the multipart body's file part fills.
+    pub multipart_file: Option<String>,
 }
 
 /// Every sail.v1 method with an HTTP mapping; an inconsistent mapping fails
@@ -74,7 +76,17 @@ pub fn operations(api: &Api) -> Result<Vec<RestOperation<'_>>, String> {
             status @ 200..=299 => status as u16,
             other => return Err(format!("{where_}: success_status {other} is not a 2xx status")),
         };
-        out.push(RestOperation { method, verb, path, path_params, has_body, success_status, query });
+        let multipart_file = method.options.rest.as_ref().map(|r| r.multipart_file.clone()).filter(|f| !f.is_empty());
+        if let Some(file) = &multipart_file {
+            let field = input.fields.iter().find(|(f, _)| f.name() == file);
+            if !has_body || field.is_none_or(|(f, _)| f.kind() != field_type::BYTES || f.is_repeated()) {
+                return Err(format!("{where_}: multipart_file {file} must name a singular bytes field of a body"));
+            }
+            if !input.fields.iter().any(|(f, _)| f.name() == "file_name" && f.kind() == field_type::STRING) {
+                return Err(format!("{where_}: an upload's request needs a string field file_name"));
+            }
+        }
+        out.push(RestOperation { method, verb, path, path_params, has_body, success_status, query, multipart_file });
     }
     let mut seen = std::collections::HashSet::new();
     for op in &out {
@@ -110,7 +122,7 @@ pub fn generate(ops: &[RestOperation<'_>]) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "    Route {{ method: {:?}, path: {:?}, operation: {:?}, success_status: {}, path_params: &{:?}, query: &[{}], has_body: {}, call: calls::{fn_name} }},",
+            "    Route {{ method: {:?}, path: {:?}, operation: {:?}, success_status: {}, path_params: &{:?}, query: &[{}], has_body: {}, multipart_file: {:?}, call: calls::{fn_name} }},",
             op.verb,
             op.path,
             op.method.grpc_path(),
@@ -118,6 +130,7 @@ pub fn generate(ops: &[RestOperation<'_>]) -> String {
             op.path_params,
             query.join(", "),
             op.has_body,
+            op.multipart_file.as_deref(),
         );
     }
     out.push_str(
@@ -163,7 +176,7 @@ pub fn generate_required(api: &crate::descriptor::Api) -> Result<String, String>
             let rust = if name == "type" { "r#type".to_string() } else { name.to_string() };
             let test = if field.is_repeated() {
                 format!("self.{rust}.is_empty()")
-            } else if field.kind() == field_type::STRING {
+            } else if field.kind() == field_type::STRING || field.kind() == field_type::BYTES {
                 format!("self.{rust}.is_empty()")
             } else {
                 continue;

@@ -32,6 +32,23 @@ pub fn optional_whole_number<'de, D: Deserializer<'de>>(deserializer: D) -> Resu
     }
 }
 
+/// An uploaded file's bytes as base64 text in the REST form of a message.
+pub mod base64_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+        use serde::de::Error as _;
+        let text = String::deserialize(deserializer)?;
+        STANDARD.decode(text.as_bytes()).map_err(|_| D::Error::custom("expected the file's bytes in base64"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[derive(serde::Serialize)]

@@ -51,6 +51,10 @@ pub struct Route {
     pub query: &'static [QueryParam],
     /// Whether a JSON object body maps onto the fields the path leaves.
     pub has_body: bool,
+    /// For an upload: the body is `multipart/form-data` and its one file
+    /// part, of this name, fills this `bytes` field (as base64 in the JSON
+    /// object the call decodes); the part's filename fills `file_name`.
+    pub multipart_file: Option<&'static str>,
     pub call: fn(CoreChannel, JsonObject, tonic::metadata::MetadataMap) -> CallFuture,
 }
 

@@ -70,6 +70,7 @@ pub mod columns {
     pub const IDENTITY_RECORD: SealedColumn = SealedColumn("identity_records.data");
     pub const ACH_ACCOUNT: SealedColumn = SealedColumn("accounts.ach_account_number");
     pub const ACH_ROUTING: SealedColumn = SealedColumn("accounts.ach_routing_number");
+    pub const RECEIPT_CONTENT: SealedColumn = SealedColumn("receipts.content");
     /// Not a sealed column: the name under which an idempotent request's
     /// fingerprint is a blind index (it would otherwise be a plain hash of
     /// personal data).
@@ -92,6 +93,7 @@ pub mod columns {
         IDENTITY_RECORD,
         ACH_ACCOUNT,
         ACH_ROUTING,
+        RECEIPT_CONTENT,
     ];
 }
 
@@ -222,16 +224,18 @@ impl Keyring {
     /// Seals `plain` for `column` of row `row_id` under the current key:
     /// `enc1:<key id>:<base64url(nonce ‖ ciphertext ‖ tag)>`.
     pub fn seal(&self, column: SealedColumn, row_id: &str, plain: &str) -> String {
+        self.seal_bytes(column, row_id, plain.as_bytes())
+    }
+
+    /// `seal` for bytes (a receipt's file), in the same text form.
+    pub fn seal_bytes(&self, column: SealedColumn, row_id: &str, plain: &[u8]) -> String {
         let mut nonce = [0u8; NONCE_BYTES];
         rand::rng().fill_bytes(&mut nonce);
         let aad = Self::associated_data(column, row_id);
         // Encryption fails only for inputs of gigabytes; nothing sealed here
         // comes near (every input is bounded before it is stored).
-        let sealed = self
-            .current
-            .aead
-            .encrypt(&XNonce::from(nonce), Payload { msg: plain.as_bytes(), aad: &aad })
-            .unwrap_or_default();
+        let sealed =
+            self.current.aead.encrypt(&XNonce::from(nonce), Payload { msg: plain, aad: &aad }).unwrap_or_default();
         let mut bytes = Vec::with_capacity(NONCE_BYTES + sealed.len());
         bytes.extend_from_slice(&nonce);
         bytes.extend_from_slice(&sealed);
@@ -245,6 +249,11 @@ impl Keyring {
 
     /// Opens a value `seal` made for the same column and row.
     pub fn open(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
+        String::from_utf8(self.open_bytes(column, row_id, sealed)?).map_err(|_| CryptoError::Forged(column.0))
+    }
+
+    /// Opens a value `seal_bytes` (or `seal`) made for the same column and row.
+    pub fn open_bytes(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<Vec<u8>, CryptoError> {
         let (key_id, body) = split_sealed(sealed).ok_or(CryptoError::NotSealed(column.0))?;
         let key =
             self.key(key_id).ok_or_else(|| CryptoError::UnknownKey { column: column.0, key_id: key_id.to_string() })?;
@@ -255,11 +264,9 @@ impl Keyring {
         let (nonce, ciphertext) = bytes.split_at(NONCE_BYTES);
         let nonce: [u8; NONCE_BYTES] = nonce.try_into().map_err(|_| CryptoError::NotSealed(column.0))?;
         let aad = Self::associated_data(column, row_id);
-        let plain = key
-            .aead
+        key.aead
             .decrypt(&XNonce::from(nonce), Payload { msg: ciphertext, aad: &aad })
-            .map_err(|_| CryptoError::Forged(column.0))?;
-        String::from_utf8(plain).map_err(|_| CryptoError::Forged(column.0))
+            .map_err(|_| CryptoError::Forged(column.0))
     }
 
     /// `open` for an optional value.

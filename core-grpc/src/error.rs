@@ -31,6 +31,9 @@ pub enum CoreError {
     /// contract's token codes, and why, without echoing the token.
     #[error("{message}")]
     UserToken { code: UserTokenProblem, message: &'static str },
+    /// An input larger than its limit (a receipt file over 10 MiB).
+    #[error("{message}")]
+    TooLarge { param: String, message: String },
     /// The connection lacks a product the request needs.
     #[error("{message}")]
     ProductNotEnabled { param: String, message: String },
@@ -114,6 +117,9 @@ impl CoreError {
                     UserTokenProblem::Mismatch => ErrorCode::TokenScopeMismatch,
                 };
                 ErrorDetail::new(code, *message).with_param("Sail-User-Token")
+            }
+            CoreError::TooLarge { param, message } => {
+                ErrorDetail::new(ErrorCode::RequestTooLarge, message).with_param(param)
             }
             CoreError::ProductNotEnabled { param, message } => {
                 ErrorDetail::new(ErrorCode::ProductNotEnabled, message).with_param(param)

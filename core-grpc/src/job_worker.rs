@@ -12,7 +12,7 @@ use crate::error::CoreError;
 use crate::jobs::{self, JobKind};
 use crate::state::Core;
 use crate::worker::LeasedWork;
-use crate::{ingest, sandbox};
+use crate::{ingest, receipts, sandbox};
 
 /// Jobs a worker claims at once: ingestion jobs claimed together commit
 /// together, which spares SQLite's single writer a claim and a commit per job.
@@ -76,6 +76,7 @@ async fn run_one_in_span(core: &Core, claimed: job::Model) {
         JobKind::IngestTransactions => {
             ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await
         }
+        JobKind::ReadReceipt => receipts::run_read_job(&core.db, &core.engine, &core.config.keyring, &claimed).await,
     };
     match result {
         Ok(()) => {

@@ -36,6 +36,7 @@ pub mod jobs;
 pub mod lease;
 pub mod outbox;
 pub mod pii;
+pub mod receipts;
 pub mod rotation;
 pub mod sandbox;
 pub mod server;

@@ -40,6 +40,7 @@ const TABLES: &[SealedTable] = &[
     SealedTable { name: "idempotency_keys", columns: &[columns::IDEMPOTENT_RESPONSE] },
     SealedTable { name: "identity_records", columns: &[columns::IDENTITY_RECORD] },
     SealedTable { name: "accounts", columns: &[columns::ACH_ACCOUNT, columns::ACH_ROUTING] },
+    SealedTable { name: "receipts", columns: &[columns::RECEIPT_CONTENT] },
 ];
 
 /// What a rotation did.
@@ -111,11 +112,11 @@ async fn reseal_batch(
             if keyring.is_current(&sealed) {
                 continue;
             }
-            let plain = keyring.open(*column, &id, &sealed)?;
-            update.value(Alias::new(column.column()), keyring.seal(*column, &id, &plain));
+            let plain = keyring.open_bytes(*column, &id, &sealed)?;
+            update.value(Alias::new(column.column()), keyring.seal_bytes(*column, &id, &plain));
             if *column == columns::USER_EXTERNAL_ID {
                 let partner_id: String = row.try_get("", "partner_id")?;
-                let index = keyring.blind_index(columns::USER_EXTERNAL_ID, &partner_id, plain.as_bytes());
+                let index = keyring.blind_index(columns::USER_EXTERNAL_ID, &partner_id, &plain);
                 update.value(Alias::new("external_user_id_hash"), index);
             }
         }

@@ -9,7 +9,9 @@ use sail_api::pb::{
     merchants_server::MerchantsServer, sandbox_server::SandboxServer, transactions_server::TransactionsServer,
     users_server::UsersServer,
 };
-use sail_api::pb::{identity_server::IdentityServer, user_tokens_server::UserTokensServer};
+use sail_api::pb::{
+    identity_server::IdentityServer, receipts_server::ReceiptsServer, user_tokens_server::UserTokensServer,
+};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tonic::transport::Server;
@@ -61,6 +63,7 @@ pub async fn run(
     health.set_serving::<MerchantsServer<DirectoryService>>().await;
     health.set_serving::<AdministratorsServer<DirectoryService>>().await;
     health.set_serving::<UserTokensServer<UserTokensService>>().await;
+    health.set_serving::<ReceiptsServer<TransactionsService>>().await;
     health.set_serving::<IdentityServer<UserTokensService>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
@@ -114,6 +117,12 @@ pub async fn run(
         .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
         .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
         .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
+        // A receipt is up to 10 MiB: its request may be larger than tonic's
+        // 4 MiB default (the core refuses a file over the limit by name).
+        .add_service(
+            ReceiptsServer::new(TransactionsService { core: core.clone() })
+                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+        )
         .add_service(WebhookEndpointsServer::new(WebhooksService { core: core.clone() }))
         .add_service(EventsServer::new(WebhooksService { core: core.clone() }))
         .serve_with_incoming_shutdown(

@@ -44,6 +44,7 @@ pub mod categories;
 pub mod evaluation;
 pub mod items;
 pub mod normalize;
+pub mod receipts;
 pub mod reference;
 pub mod signals;
 

@@ -95,6 +95,8 @@ string_enum! {
         SyncConnection = "sync_connection",
         /// Adjudication of a pushed batch of transactions.
         IngestTransactions = "ingest_transactions",
+        /// Reading a receipt and re-deciding its expense.
+        ReadReceipt = "read_receipt",
     }
 }
 
@@ -115,6 +117,15 @@ string_enum! {
         Eligible = "eligible",
         Ineligible = "ineligible",
         NeedsReview = "needs_review",
+    }
+}
+
+string_enum! {
+    /// Where a receipt is in its reading.
+    ReceiptStatus {
+        Processing = "processing",
+        Read = "read",
+        Unreadable = "unreadable",
     }
 }
 
@@ -151,6 +162,8 @@ string_enum! {
         /// A Sail-managed connection's sync finished: its accounts or
         /// expenses are ready to read.
         ConnectionSynced = "connection.synced",
+        /// A receipt could not be read (not a receipt, no text, or no OCR).
+        ReceiptUnreadable = "receipt.unreadable",
     }
 }
 

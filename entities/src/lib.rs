@@ -15,6 +15,7 @@ pub mod job;
 pub mod merchant;
 pub mod partner;
 pub mod pii_read;
+pub mod receipt;
 pub mod transaction;
 pub mod user;
 pub mod user_token;

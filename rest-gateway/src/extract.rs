@@ -42,6 +42,67 @@ pub async fn read_json_object(request: Request) -> Result<JsonObject, ApiError> 
     parse_object(&bytes)
 }
 
+/// The largest file an upload takes (docs/receipts.md: 10 MiB), and the
+/// body limit of an upload route (the file plus the form's framing).
+pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
+pub const MAX_UPLOAD_BODY_BYTES: usize = MAX_UPLOAD_BYTES + 64 * 1024;
+
+/// Reads a `multipart/form-data` body with exactly one part, the file part
+/// named `field`, into the JSON object a generated call decodes: the bytes
+/// as base64 under `field`, the part's filename (when given) as `file_name`.
+pub async fn read_upload(request: Request, field: &str) -> Result<JsonObject, ApiError> {
+    use axum::extract::Multipart;
+    use base64::Engine as _;
+    let too_large = || {
+        ApiError::new(
+            ErrorDetail::new(
+                ErrorCode::RequestTooLarge,
+                format!("The file is larger than {} MiB.", MAX_UPLOAD_BYTES / (1024 * 1024)),
+            )
+            .with_param(field),
+        )
+    };
+    let not_a_form =
+        || ApiError::invalid(None, format!("Send the file as multipart/form-data, in one file part named '{field}'."));
+    let mut form = Multipart::from_request(request, &()).await.map_err(|_| not_a_form())?;
+    let mut object = JsonObject::new();
+    loop {
+        let part = match form.next_field().await {
+            Ok(Some(part)) => part,
+            Ok(None) => break,
+            Err(err) if err.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+            Err(_) => return Err(not_a_form()),
+        };
+        let name = part.name().unwrap_or_default().to_string();
+        if name != field {
+            let shown: String = name.chars().take(64).collect();
+            return Err(ApiError::invalid(
+                Some(shown.clone()),
+                format!("Unknown form field '{shown}'; send only '{field}'."),
+            ));
+        }
+        if object.contains_key(field) {
+            return Err(ApiError::invalid(Some(field.to_string()), format!("Send one '{field}' part, not several.")));
+        }
+        if let Some(file_name) = part.file_name() {
+            object.insert("file_name".to_string(), serde_json::Value::String(file_name.to_string()));
+        }
+        let bytes = part
+            .bytes()
+            .await
+            .map_err(|err| if err.status() == StatusCode::PAYLOAD_TOO_LARGE { too_large() } else { not_a_form() })?;
+        if bytes.len() > MAX_UPLOAD_BYTES {
+            return Err(too_large());
+        }
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        object.insert(field.to_string(), serde_json::Value::String(encoded));
+    }
+    if !object.contains_key(field) {
+        return Err(ApiError::invalid(Some(field.to_string()), format!("The form has no '{field}' file part.")));
+    }
+    Ok(object)
+}
+
 /// Parses `bytes` as one JSON object.
 pub fn parse_object(bytes: &[u8]) -> Result<JsonObject, ApiError> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {

@@ -5,6 +5,8 @@
 //! [`Reply`], a response with its JSON; and [`eventually`], the one polling
 //! loop every wait uses.
 
+pub mod receipts;
+
 use std::sync::Once;
 use std::time::Duration;
 

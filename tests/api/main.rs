@@ -18,6 +18,7 @@ mod idempotency;
 mod ingestion;
 mod openapi;
 mod pii;
+mod receipts;
 mod reference_data;
 mod sandbox;
 mod users;

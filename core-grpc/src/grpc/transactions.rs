@@ -1,7 +1,9 @@
 //! `sail.v1.Transactions`, `sail.v1.Jobs` and `sail.v1.Expenses`.
 
-use entities::{job, transaction};
-use sail_api::pb::{self, expenses_server::Expenses, jobs_server::Jobs, transactions_server::Transactions};
+use entities::{job, receipt, transaction};
+use sail_api::pb::{
+    self, expenses_server::Expenses, jobs_server::Jobs, receipts_server::Receipts, transactions_server::Transactions,
+};
 use tonic::{Request, Response, Status};
 
 use crate::domain::money::to_major;
@@ -11,6 +13,7 @@ use crate::grpc::accept;
 use crate::idempotency;
 use crate::ingest;
 use crate::jobs::{self, JobKind};
+use crate::receipts;
 use crate::state::Core;
 
 pub struct TransactionsService {
@@ -29,7 +32,58 @@ pub fn job_to_pb(j: job::Model) -> pb::Job {
     }
 }
 
-pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreError> {
+/// The wire form of a receipt.
+pub fn receipt_to_pb(r: receipt::Model) -> Result<pb::Receipt, crate::CoreError> {
+    let lines: Vec<receipts::StoredLine> = match &r.line_items_json {
+        Some(json) => {
+            serde_json::from_str(json).map_err(|err| crate::CoreError::Internal(format!("lines of {}: {err}", r.id)))?
+        }
+        None => Vec::new(),
+    };
+    let reason = match (r.reason_code, r.reason_message) {
+        (Some(code), Some(message)) => Some(pb::ExpenseReason { code, message }),
+        _ => None,
+    };
+    Ok(pb::Receipt {
+        id: r.id,
+        created_at: time::rfc3339(&r.created_at),
+        expense_id: r.expense_id,
+        status: r.status.to_string(),
+        content_type: r.content_type,
+        size_bytes: r.size_bytes,
+        sha256: r.sha256,
+        merchant: r.merchant,
+        date: r.date,
+        total: r.total_minor.map(to_major),
+        line_items: lines
+            .into_iter()
+            .map(|l| pb::ReceiptLineItem {
+                description: l.description,
+                amount: to_major(l.amount_minor),
+                status: l.status,
+                reason: l.reason,
+            })
+            .collect(),
+        eligible_amount: r.eligible_minor.map(to_major),
+        reason,
+        read_at: r.read_at.as_ref().map(time::rfc3339),
+    })
+}
+
+/// Expenses with their receipts (one query for the page's receipts).
+pub async fn expenses_to_pb(core: &Core, found: Vec<transaction::Model>) -> Result<Vec<pb::Expense>, crate::CoreError> {
+    let ids: Vec<String> = found.iter().map(|t| t.expense_id.clone()).collect();
+    let mut attached = receipts::receipts_of(&core.db, &ids).await?;
+    found
+        .into_iter()
+        .map(|t| {
+            let of_this = attached.remove(&t.expense_id).unwrap_or_default();
+            expense_to_pb(t, of_this.into_iter().map(receipt_to_pb).collect::<Result<_, _>>()?)
+        })
+        .collect()
+}
+
+pub fn expense_to_pb(t: transaction::Model, receipts: Vec<pb::Receipt>) -> Result<pb::Expense, crate::CoreError> {
     let items: Vec<StoredItemResult> = match &t.item_results_json {
         Some(json) => {
             serde_json::from_str(json).map_err(|err| crate::CoreError::Internal(format!("items of {}: {err}", t.id)))?
@@ -58,7 +112,7 @@ pub fn expense_to_pb(t: transaction::Model) -> Result<pb::Expense, crate::CoreEr
         status: t.status.to_string(),
         category: t.category,
         reason,
-        receipts: Vec::new(),
+        receipts,
         adjudicated_at: t.adjudicated_at.as_ref().map(time::rfc3339),
         created_at: time::rfc3339(&t.created_at),
         updated_at: time::rfc3339(&t.updated_at),
@@ -135,7 +189,7 @@ impl Expenses for TransactionsService {
         let (found, total) =
             expenses::list_expenses(&self.core.db, &caller.partner_id, &req.user_id, filter, page).await?;
         Ok(Response::new(pb::ListExpensesResponse {
-            data: found.into_iter().map(expense_to_pb).collect::<Result<_, _>>()?,
+            data: expenses_to_pb(&self.core, found).await?,
             pagination: Some(page.pagination(total)),
         }))
     }
@@ -144,6 +198,38 @@ impl Expenses for TransactionsService {
         let caller = accept(&request)?;
         let req = request.into_inner();
         let found = expenses::get_expense(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id).await?;
-        Ok(Response::new(expense_to_pb(found)?))
+        let mut rendered = expenses_to_pb(&self.core, vec![found]).await?;
+        rendered.pop().map(Response::new).ok_or_else(|| crate::CoreError::Internal("an expense vanished".into()).into())
+    }
+}
+
+#[tonic::async_trait]
+impl Receipts for TransactionsService {
+    async fn create_receipt(
+        &self,
+        request: Request<pb::CreateReceiptRequest>,
+    ) -> Result<Response<pb::Receipt>, Status> {
+        let caller = accept(&request)?;
+        let req = request.into_inner();
+        let created = receipts::create_receipt(
+            &self.core.db,
+            &self.core.config.keyring,
+            &caller.partner_id,
+            &req.user_id,
+            &req.expense_id,
+            req.file,
+            req.file_name,
+        )
+        .await?;
+        Ok(Response::new(receipt_to_pb(created)?))
+    }
+
+    async fn get_receipt(&self, request: Request<pb::GetReceiptRequest>) -> Result<Response<pb::Receipt>, Status> {
+        let caller = accept(&request)?;
+        let req = request.into_inner();
+        let found =
+            receipts::get_receipt(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id, &req.receipt_id)
+                .await?;
+        Ok(Response::new(receipt_to_pb(found)?))
     }
 }

@@ -23,7 +23,7 @@ use tonic::transport::Channel;
 
 use crate::context::CallContext;
 use crate::error::ApiError;
-use crate::extract::{QueryParams, read_json_object};
+use crate::extract::{QueryParams, read_json_object, read_upload};
 
 /// Every `/api/v1` route of the generated table, plus the API reference.
 pub fn api(core: Channel) -> Router {
@@ -37,7 +37,13 @@ pub fn api(core: Channel) -> Router {
             _ => MethodFilter::DELETE,
         };
         let handler = move |State(core): State<Channel>, request: Request| handle(route, core, request);
-        let methods = by_path.remove(route.path).unwrap_or_default().on(filter, handler);
+        let mut method = MethodRouter::new().on(filter, handler);
+        if route.multipart_file.is_some() {
+            // Uploads take files up to 10 MiB; every other body keeps the
+            // gateway's limit.
+            method = method.layer(axum::extract::DefaultBodyLimit::max(crate::extract::MAX_UPLOAD_BODY_BYTES));
+        }
+        let methods = by_path.remove(route.path).unwrap_or_default().merge(method);
         by_path.insert(route.path, methods);
     }
     let mut router = Router::new();
@@ -63,7 +69,9 @@ async fn handle(route: &'static Route, core: Channel, request: Request) -> Resul
         .map_err(|_| ApiError::invalid(None, "The URL path does not decode to UTF-8 text."))?;
     let query = QueryParams::parse(parts.uri.query())?;
 
-    let mut input = if route.has_body {
+    let mut input = if let Some(field) = route.multipart_file {
+        read_upload(Request::from_parts(parts, body), field).await?
+    } else if route.has_body {
         let object = read_json_object(Request::from_parts(parts, body)).await?;
         if let Some(bound) = route.path_params.iter().find(|p| object.contains_key(**p)) {
             return Err(ApiError::invalid(

@@ -1,0 +1,417 @@
+//! Receipts (docs/receipts.md): the text of a receipt read into merchant,
+//! date, total and line items, and the decision it supports for a purchase.
+//! Pure: the core extracts the text (plain, PDF, OCR) and stores the result.
+//!
+//! Parsing is line-based, as till receipts and invoices print: a line that
+//! ends in an amount is an item unless it is a subtotal, tax, tender or
+//! total line; the last `TOTAL`/`AMOUNT DUE`/`BALANCE DUE` line is the total;
+//! the first line with words (and few digits) names the merchant; the first
+//! date in a common form is the date.
+
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
+use regex::Regex;
+
+use crate::{Engine, Outcome, Purchase};
+
+/// What a receipt says.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ParsedReceipt {
+    pub merchant: Option<String>,
+    pub date: Option<NaiveDate>,
+    pub total_minor: Option<i64>,
+    pub lines: Vec<ParsedLine>,
+}
+
+/// One item line of a receipt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedLine {
+    pub description: String,
+    pub amount_minor: i64,
+}
+
+static AMOUNT_AT_END: LazyLock<Regex> = LazyLock::new(|| {
+    // "IBUPROFEN 200MG 24CT    8.99 F", "Eye exam ........ $95.00", "-2.00"
+    Regex::new(r"^(?P<desc>.*?)[\s.:]*(?P<neg>-)?\$?\s?(?P<whole>\d{1,6}(?:,\d{3})*)[.,](?P<cents>\d{2})(?:\s*-)?\s*(?:[A-Z]{1,2}|[*#])?$")
+        .unwrap_or_else(|_| unreachable!())
+});
+static ISO_DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(20\d{2})-(\d{1,2})-(\d{1,2})\b").unwrap_or_else(|_| unreachable!()));
+static US_DATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})\b").unwrap_or_else(|_| unreachable!()));
+static MONTH_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+(20\d{2})\b")
+        .unwrap_or_else(|_| unreachable!())
+});
+
+/// Words that make an amount line something other than an item.
+const NOT_ITEMS: &[&str] = &[
+    "SUBTOTAL",
+    "SUB TOTAL",
+    "SUB-TOTAL",
+    "TAX",
+    "TOTAL",
+    "AMOUNT DUE",
+    "BALANCE",
+    "CHANGE",
+    "CASH",
+    "VISA",
+    "MASTERCARD",
+    "AMEX",
+    "DISCOVER",
+    "DEBIT",
+    "TENDER",
+    "PAID",
+    "PAYMENT",
+    "APPROVED",
+    "AUTH",
+    "YOU SAVED",
+    "SAVINGS",
+    "REWARDS",
+    "POINTS",
+    "ITEMS SOLD",
+    "INSURANCE PAID",
+    "ADJUSTMENT",
+];
+
+/// A tender line shows a masked card number ("VISA **** 4417",
+/// "CARD XXXXXXXX1234"); "GREETING CARD" is an item.
+fn masked_number(upper: &str) -> bool {
+    upper.contains("****") || upper.contains("XXXX")
+}
+/// Lines that name the total, strongest last.
+const TOTAL_WORDS: &[&str] = &["TOTAL", "TOTAL DUE", "AMOUNT DUE", "BALANCE DUE", "PATIENT RESPONSIBILITY"];
+
+fn contains_word(upper: &str, word: &str) -> bool {
+    upper.match_indices(word).any(|(at, _)| {
+        let before = upper[..at].chars().next_back();
+        let after = upper[at + word.len()..].chars().next();
+        before.is_none_or(|c| !c.is_ascii_alphanumeric()) && after.is_none_or(|c| !c.is_ascii_alphanumeric())
+    })
+}
+
+fn minor(whole: &str, cents: &str) -> Option<i64> {
+    let whole: i64 = whole.replace(',', "").parse().ok()?;
+    let cents: i64 = cents.parse().ok()?;
+    Some(whole * 100 + cents)
+}
+
+fn find_date(text: &str) -> Option<NaiveDate> {
+    let mut found: Vec<(usize, NaiveDate)> = Vec::new();
+    for c in ISO_DATE.captures_iter(text) {
+        if let (Some(m), Ok(y), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse(), c[3].parse()) {
+            if let Some(date) = NaiveDate::from_ymd_opt(y, mo, d) {
+                found.push((m.start(), date));
+            }
+        }
+    }
+    for c in US_DATE.captures_iter(text) {
+        let year: i32 = match c[3].len() {
+            2 => 2000 + c[3].parse::<i32>().unwrap_or(0),
+            _ => c[3].parse().unwrap_or(0),
+        };
+        if let (Some(m), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse()) {
+            if let Some(date) = NaiveDate::from_ymd_opt(year, mo, d) {
+                found.push((m.start(), date));
+            }
+        }
+    }
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    for c in MONTH_DATE.captures_iter(text) {
+        let month = MONTHS.iter().position(|m| c[1].eq_ignore_ascii_case(m)).map(|i| i as u32 + 1);
+        if let (Some(m), Some(mo), Ok(d), Ok(y)) = (c.get(0), month, c[2].parse(), c[3].parse()) {
+            if let Some(date) = NaiveDate::from_ymd_opt(y, mo, d) {
+                found.push((m.start(), date));
+            }
+        }
+    }
+    found.into_iter().min_by_key(|(at, _)| *at).map(|(_, date)| date)
+}
+
+/// Reads a receipt's text.
+pub fn parse(text: &str) -> ParsedReceipt {
+    let mut parsed = ParsedReceipt { date: find_date(text), ..Default::default() };
+    let mut total_rank = None;
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let upper = line.to_ascii_uppercase();
+        if parsed.merchant.is_none() {
+            let letters = line.chars().filter(|c| c.is_alphabetic()).count();
+            let digits = line.chars().filter(|c| c.is_ascii_digit()).count();
+            if letters >= 3 && digits <= letters && !AMOUNT_AT_END.is_match(line) && find_date(line).is_none() {
+                parsed.merchant = Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
+                continue;
+            }
+        }
+        let Some(c) = AMOUNT_AT_END.captures(&upper) else { continue };
+        let Some(mut amount) = minor(&c["whole"], &c["cents"]) else { continue };
+        if c.name("neg").is_some() {
+            amount = -amount;
+        }
+        let description = c["desc"].trim().trim_end_matches(['.', ':', '$']).trim();
+        if let Some(rank) = TOTAL_WORDS.iter().rposition(|w| contains_word(description, w)) {
+            let subtotal = ["SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"].iter().any(|w| description.contains(w));
+            if !subtotal && total_rank.is_none_or(|r| rank >= r) {
+                total_rank = Some(rank);
+                parsed.total_minor = Some(amount);
+            }
+            continue;
+        }
+        if NOT_ITEMS.iter().any(|w| contains_word(description, w))
+            || masked_number(description)
+            || description.len() < 2
+        {
+            continue;
+        }
+        // A date or a phone number that happens to end a line is no item.
+        if description.chars().filter(|c| c.is_alphabetic()).count() < 2 {
+            continue;
+        }
+        let original = raw.trim();
+        let desc_len = c["desc"].trim_end().len().min(original.len());
+        let description = original[..desc_len].trim().trim_end_matches(['.', ':', '$']).trim().to_string();
+        parsed.lines.push(ParsedLine { description, amount_minor: amount });
+    }
+    parsed
+}
+
+/// How a receipt line was classified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineDecision {
+    pub description: String,
+    pub amount_minor: i64,
+    pub outcome: Outcome,
+    /// The item rule's category, or why the line needs review.
+    pub reason: String,
+}
+
+/// The purchase a receipt is matched against.
+#[derive(Debug, Clone, Copy)]
+pub struct PurchaseFacts<'a> {
+    pub amount_minor: i64,
+    pub date: NaiveDate,
+    /// The directory merchant the purchase resolved to.
+    pub merchant_id: Option<&'a str>,
+}
+
+/// What a receipt supports for its purchase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReceiptDecision {
+    /// The receipt is for this purchase: the outcome it supports.
+    Matched {
+        outcome: Outcome,
+        eligible_minor: i64,
+        lines: Vec<LineDecision>,
+        reason_code: &'static str,
+        reason: String,
+    },
+    /// The receipt is not for this purchase (or cannot be told to be).
+    Mismatch { lines: Vec<LineDecision>, eligible_minor: i64, reason_code: &'static str, reason: String },
+}
+
+/// How far apart a receipt's date and the purchase's may be (card
+/// settlement lags the till by a day or two).
+pub const DATE_TOLERANCE_DAYS: i64 = 3;
+
+fn money(minor: i64) -> String {
+    format!("{}.{:02}", minor / 100, (minor % 100).abs())
+}
+
+/// Classifies each line with the engine's item rules, matches the receipt
+/// to the purchase (total within a cent, date within three days, the same
+/// directory merchant when both name one), and says what it supports.
+/// Tax is shared out over eligible lines in proportion, so a receipt whose
+/// every line is eligible makes the whole amount eligible.
+pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
+    let lines: Vec<LineDecision> = receipt
+        .lines
+        .iter()
+        .map(|line| match engine.classify_item(&line.description) {
+            Some((outcome, category)) => LineDecision {
+                description: line.description.clone(),
+                amount_minor: line.amount_minor,
+                outcome,
+                reason: category.to_string(),
+            },
+            None => LineDecision {
+                description: line.description.clone(),
+                amount_minor: line.amount_minor,
+                outcome: Outcome::NeedsReview,
+                reason: "unclassified".to_string(),
+            },
+        })
+        .collect();
+    let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
+    let eligible_lines: i64 = lines.iter().filter(|l| l.outcome == Outcome::Eligible).map(|l| l.amount_minor).sum();
+    let eligible_minor = match receipt.total_minor {
+        Some(total) if subtotal > 0 && total >= subtotal && eligible_lines > 0 => {
+            let tax = total - subtotal;
+            eligible_lines + ((tax as i128 * eligible_lines as i128 + subtotal as i128 / 2) / subtotal as i128) as i64
+        }
+        _ => eligible_lines.max(0),
+    };
+
+    let mismatch = |code: &'static str, reason: String| ReceiptDecision::Mismatch {
+        lines: lines.clone(),
+        eligible_minor,
+        reason_code: code,
+        reason,
+    };
+    let Some(total) = receipt.total_minor.or((!lines.is_empty()).then_some(subtotal)) else {
+        return mismatch("receipt_total_missing", "No total or item amounts could be read from the receipt.".into());
+    };
+    if (total - purchase.amount_minor).abs() > 1 {
+        return mismatch(
+            "receipt_mismatch",
+            format!(
+                "The receipt's total ({}) is not the purchase's amount ({}): it may be for another purchase.",
+                money(total),
+                money(purchase.amount_minor)
+            ),
+        );
+    }
+    if let Some(date) = receipt.date {
+        let apart = (date - purchase.date).num_days().abs();
+        if apart > DATE_TOLERANCE_DAYS {
+            return mismatch(
+                "receipt_mismatch",
+                format!("The receipt is dated {date}, {apart} days from the purchase ({}).", purchase.date),
+            );
+        }
+    }
+    if let (Some(expected), Some(name)) = (purchase.merchant_id, receipt.merchant.as_deref()) {
+        let resolved = engine
+            .adjudicate(&Purchase { description: name, merchant_name: None, mcc: None, amount_minor: 0, items: None })
+            .merchant
+            .and_then(|m| m.id);
+        if let Some(found) = resolved.filter(|found| found != expected) {
+            let _ = found;
+            return mismatch(
+                "receipt_mismatch",
+                format!("The receipt is from '{name}', another merchant than the purchase's."),
+            );
+        }
+    }
+    if lines.is_empty() {
+        return mismatch("receipt_no_items", "No item lines could be read from the receipt.".into());
+    }
+    let review: Vec<&str> =
+        lines.iter().filter(|l| l.outcome == Outcome::NeedsReview).map(|l| l.description.as_str()).collect();
+    let (outcome, reason_code, reason) = if !review.is_empty() {
+        (
+            Outcome::NeedsReview,
+            "receipt_lines_need_review",
+            format!("{} line(s) of the receipt could not be classified: {}.", review.len(), review.join(", ")),
+        )
+    } else if eligible_lines <= 0 {
+        (Outcome::Ineligible, "receipt_no_eligible_items", "No line of the receipt is an eligible item.".into())
+    } else if eligible_minor >= purchase.amount_minor {
+        (Outcome::Eligible, "receipt_substantiated", "Every line of the itemized receipt is eligible.".into())
+    } else {
+        (
+            Outcome::Eligible,
+            "partially_eligible",
+            format!(
+                "The itemized receipt substantiates {} of {} as eligible.",
+                money(eligible_minor),
+                money(purchase.amount_minor)
+            ),
+        )
+    };
+    let eligible_minor =
+        if outcome == Outcome::Eligible { eligible_minor.min(purchase.amount_minor) } else { eligible_minor };
+    ReceiptDecision::Matched { outcome, eligible_minor, lines, reason_code, reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PHARMACY: &str = "CVS/pharmacy #04562
+1200 MAIN ST AUSTIN TX 78701
+11/20/2026 14:02
+IBUPROFEN 200MG 50CT      8.99 F
+BANDAGES ASSORTED 30CT    4.49 F
+SUBTOTAL                 13.48
+TAX                       0.00
+TOTAL                    13.48
+VISA ****1234            13.48
+";
+
+    #[test]
+    fn a_pharmacy_receipt_parses() {
+        let parsed = parse(PHARMACY);
+        assert_eq!(parsed.merchant.as_deref(), Some("CVS/pharmacy #04562"));
+        assert_eq!(parsed.date, NaiveDate::from_ymd_opt(2026, 11, 20));
+        assert_eq!(parsed.total_minor, Some(1348));
+        let lines: Vec<(&str, i64)> = parsed.lines.iter().map(|l| (l.description.as_str(), l.amount_minor)).collect();
+        assert_eq!(lines, vec![("IBUPROFEN 200MG 50CT", 899), ("BANDAGES ASSORTED 30CT", 449)]);
+    }
+
+    #[test]
+    fn a_card_bought_is_an_item_and_a_card_paid_with_is_not() {
+        let parsed = parse("STORE\nGREETING CARD 4.99\nGIFT CARD 25.00\nCARD XXXXXXXX1234 29.99\nTOTAL 29.99\n");
+        let items: Vec<&str> = parsed.lines.iter().map(|l| l.description.as_str()).collect();
+        assert_eq!(items, vec!["GREETING CARD", "GIFT CARD"]);
+    }
+
+    #[test]
+    fn dates_in_common_forms() {
+        assert_eq!(find_date("Date: 2026-11-02"), NaiveDate::from_ymd_opt(2026, 11, 2));
+        assert_eq!(find_date("11/02/26 9:14"), NaiveDate::from_ymd_opt(2026, 11, 2));
+        assert_eq!(find_date("Service date Nov 2, 2026"), NaiveDate::from_ymd_opt(2026, 11, 2));
+        assert_eq!(find_date("no date"), None);
+    }
+
+    #[test]
+    fn mixed_baskets_share_tax_over_eligible_lines() {
+        let engine = Engine::seeded().unwrap();
+        let text = "TARGET\n2026-11-20\nCETIRIZINE 10MG 30CT 10.00\nPOTATO CHIPS 5.00\nSUBTOTAL 15.00\nTAX 1.50\nTOTAL 16.50\n";
+        let facts = PurchaseFacts {
+            amount_minor: 1650,
+            date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
+            merchant_id: None,
+        };
+        match decide(&engine, &parse(text), facts) {
+            ReceiptDecision::Matched { outcome, eligible_minor, reason_code, .. } => {
+                assert_eq!(outcome, Outcome::Eligible);
+                assert_eq!(eligible_minor, 1100, "10.00 plus two thirds of the tax");
+                assert_eq!(reason_code, "partially_eligible");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn another_purchase_is_a_mismatch() {
+        let engine = Engine::seeded().unwrap();
+        let facts = PurchaseFacts {
+            amount_minor: 4200,
+            date: NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
+            merchant_id: None,
+        };
+        assert!(matches!(
+            decide(&engine, &parse(PHARMACY), facts),
+            ReceiptDecision::Mismatch { reason_code: "receipt_mismatch", .. }
+        ));
+        let late = PurchaseFacts {
+            amount_minor: 1348,
+            date: NaiveDate::from_ymd_opt(2026, 12, 20).unwrap(),
+            merchant_id: None,
+        };
+        assert!(matches!(decide(&engine, &parse(PHARMACY), late), ReceiptDecision::Mismatch { .. }));
+        let same = PurchaseFacts {
+            amount_minor: 1348,
+            date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
+            merchant_id: None,
+        };
+        assert!(matches!(
+            decide(&engine, &parse(PHARMACY), same),
+            ReceiptDecision::Matched { outcome: Outcome::Eligible, eligible_minor: 1348, .. }
+        ));
+    }
+}
