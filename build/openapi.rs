@@ -393,6 +393,7 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
             "additionalProperties": false,
             "properties": {file: {
                 "type": "string",
+                "minLength": 1,
                 "contentMediaType": "application/octet-stream",
                 "description": "The file, with its filename. PDF, PNG, JPEG, WebP or plain text, recognised from its bytes; at most 10 MiB.",
             }},
