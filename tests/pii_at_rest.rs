@@ -66,7 +66,7 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
         .init();
 
     let app = TestApp::spawn().await;
-    let (partner_id, key) = app.partner_key("identity,account_numbers,benefit_account,expenses").await;
+    let (partner_id, key) = app.partner_key("identity,account_numbers,benefit_account,expenses,connections,ingest").await;
     let admin = app.key_for(&partner_id, "token_admin").await;
 
     let mut secrets: Vec<String> = vec![
@@ -150,6 +150,41 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
     assert_eq!(numbers.status, 200, "{}", numbers.body);
     secrets.push(numbers.body["ach"]["account_number"].as_str().unwrap().to_string());
     secrets.push(numbers.body["ach"]["routing_number"].as_str().unwrap().to_string());
+    // A receipt naming the patient and the prescription.
+    let connection = app
+        .post(&key, &format!("/users/{user_id}/connections"), json!({"type": "external", "provider_label": "Bank"}))
+        .await;
+    let connection_id = connection.body["id"].as_str().unwrap();
+    let pushed = app
+        .post(
+            &key,
+            &format!("/users/{user_id}/connections/{connection_id}/transactions"),
+            json!({"transactions": [{"external_transaction_id": "zq-1", "date": "2026-11-02", "amount": 10.0, "description": "WALGREENS #1234"}]}),
+        )
+        .await;
+    let job = app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
+    assert_eq!(job["status"], "completed");
+    let expenses = app.get(&key, &format!("/users/{user_id}/expenses")).await;
+    let expense_id = expenses.body["data"][0]["id"].as_str().unwrap();
+    let receipt_text = "Walgreens #1234\nPATIENT ZEPHYRINEZQ QUILLONZQ\nRX 5521 ZQ-LISINOPRIL 10.00\nTOTAL 10.00\n";
+    let part = reqwest::multipart::Part::bytes(receipt_text.as_bytes().to_vec()).file_name("rx.txt");
+    let uploaded = app
+        .client
+        .post(app.url(&format!("/users/{user_id}/expenses/{expense_id}/receipts")))
+        .bearer_auth(&key)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(uploaded.status(), 201);
+    let receipt: serde_json::Value = uploaded.json().await.unwrap();
+    let receipt_path =
+        format!("/users/{user_id}/expenses/{expense_id}/receipts/{}", receipt["id"].as_str().unwrap());
+    sail_test_support::eventually("the receipt to be read", std::time::Duration::from_secs(30), || async {
+        (app.get(&key, &receipt_path).await.body["status"] == "read").then_some(())
+    })
+    .await;
+    secrets.push("PATIENT ZEPHYRINEZQ QUILLONZQ".into());
     // A refused read, so the error path logs too.
     assert_eq!(read(format!("/users/{user_id}/identity?x=1")).await.status, 400);
 
