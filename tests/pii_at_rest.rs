@@ -66,7 +66,8 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
         .init();
 
     let app = TestApp::spawn().await;
-    let (partner_id, key) = app.partner_key("identity,account_numbers,benefit_account,expenses,connections,ingest").await;
+    let (partner_id, key) =
+        app.partner_key("identity,account_numbers,benefit_account,expenses,connections,ingest").await;
     let admin = app.key_for(&partner_id, "token_admin").await;
 
     let mut secrets: Vec<String> = vec![
@@ -178,8 +179,7 @@ async fn no_personal_value_or_secret_is_stored_or_logged_in_clear() {
         .unwrap();
     assert_eq!(uploaded.status(), 201);
     let receipt: serde_json::Value = uploaded.json().await.unwrap();
-    let receipt_path =
-        format!("/users/{user_id}/expenses/{expense_id}/receipts/{}", receipt["id"].as_str().unwrap());
+    let receipt_path = format!("/users/{user_id}/expenses/{expense_id}/receipts/{}", receipt["id"].as_str().unwrap());
     sail_test_support::eventually("the receipt to be read", std::time::Duration::from_secs(30), || async {
         (app.get(&key, &receipt_path).await.body["status"] == "read").then_some(())
     })

@@ -243,6 +243,24 @@ fn outcome_status(outcome: sail_engine::Outcome) -> ExpenseStatus {
     }
 }
 
+/// A `needs_review` expense whose receipt decided nothing stays in review,
+/// saying why; any other expense is left as it is.
+fn still_in_review(
+    expense: &transaction::Model,
+    code: &str,
+    message: String,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<transaction::ActiveModel> {
+    if expense.status != ExpenseStatus::NeedsReview {
+        return None;
+    }
+    let mut update: transaction::ActiveModel = expense.clone().into();
+    update.reason_code = Set(Some(code.to_string()));
+    update.reason_message = Set(Some(message));
+    update.updated_at = Set(now);
+    Some(update)
+}
+
 /// Reads a claimed receipt job: extracts, parses, decides, and commits the
 /// receipt, the expense and the events with the job's completion.
 pub async fn run_read_job(
@@ -288,13 +306,8 @@ pub async fn run_read_job(
                 }),
             )
             .await?;
-            if redecide && expense.status == ExpenseStatus::NeedsReview {
-                let mut update: transaction::ActiveModel = expense.clone().into();
-                update.reason_code = Set(Some("receipt_unreadable".to_string()));
-                update.reason_message = Set(Some(format!("The attached receipt could not be read: {}", why.message)));
-                update.updated_at = Set(now);
-                expense_update = Some(update);
-            }
+            let message = format!("The attached receipt could not be read: {}", why.message);
+            expense_update = still_in_review(&expense, "receipt_unreadable", message, now);
         }
         Ok(text) => {
             let parsed = receipts::parse(&text);
@@ -330,13 +343,7 @@ pub async fn run_read_job(
                 ReceiptDecision::Mismatch { reason_code, reason, .. } => {
                     stored.reason_code = Set(Some(reason_code.to_string()));
                     stored.reason_message = Set(Some(reason.clone()));
-                    if redecide && expense.status == ExpenseStatus::NeedsReview {
-                        let mut update: transaction::ActiveModel = expense.clone().into();
-                        update.reason_code = Set(Some(reason_code.to_string()));
-                        update.reason_message = Set(Some(reason));
-                        update.updated_at = Set(now);
-                        expense_update = Some(update);
-                    }
+                    expense_update = still_in_review(&expense, reason_code, reason, now);
                 }
                 ReceiptDecision::Matched { outcome, eligible_minor, lines, reason_code, reason } => {
                     if redecide {

@@ -93,9 +93,12 @@ async fn grpc_identity(
 ) -> Result<pb::UserIdentity, String> {
     let mut client = IdentityClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
     let request = metadata(pb::GetIdentityRequest { user_id: user_id.to_string() }, key, token);
-    client.get_identity(request).await.map(|r| r.into_inner()).map_err(|status| {
-        status.get_error_details().error_info().map(|i| i.reason.clone()).unwrap_or_else(|| status.to_string())
-    })
+    client.get_identity(request).await.map(|r| r.into_inner()).map_err(reason_of)
+}
+
+/// The ErrorInfo reason of a refused call (its text when there is none).
+fn reason_of(status: tonic::Status) -> String {
+    status.get_error_details().error_info().map(|i| i.reason.clone()).unwrap_or_else(|| status.to_string())
 }
 
 async fn grpc_numbers(
@@ -107,9 +110,7 @@ async fn grpc_numbers(
     let mut client = AccountsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
     let message =
         pb::GetAccountNumbersRequest { user_id: fixture.user_id.clone(), account_id: fixture.account_id.clone() };
-    client.get_account_numbers(metadata(message, key, token)).await.map(|r| r.into_inner()).map_err(|status| {
-        status.get_error_details().error_info().map(|i| i.reason.clone()).unwrap_or_else(|| status.to_string())
-    })
+    client.get_account_numbers(metadata(message, key, token)).await.map(|r| r.into_inner()).map_err(reason_of)
 }
 
 fn aba_checksum_ok(routing: &str) -> bool {

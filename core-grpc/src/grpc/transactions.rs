@@ -32,6 +32,14 @@ pub fn job_to_pb(j: job::Model) -> pb::Job {
     }
 }
 
+/// A stored reason (code and message columns), when there is one.
+fn reason_to_pb(code: Option<String>, message: Option<String>) -> Option<pb::ExpenseReason> {
+    match (code, message) {
+        (Some(code), Some(message)) => Some(pb::ExpenseReason { code, message }),
+        _ => None,
+    }
+}
+
 /// The wire form of a receipt.
 pub fn receipt_to_pb(r: receipt::Model) -> Result<pb::Receipt, crate::CoreError> {
     let lines: Vec<receipts::StoredLine> = match &r.line_items_json {
@@ -40,10 +48,7 @@ pub fn receipt_to_pb(r: receipt::Model) -> Result<pb::Receipt, crate::CoreError>
         }
         None => Vec::new(),
     };
-    let reason = match (r.reason_code, r.reason_message) {
-        (Some(code), Some(message)) => Some(pb::ExpenseReason { code, message }),
-        _ => None,
-    };
+    let reason = reason_to_pb(r.reason_code, r.reason_message);
     Ok(pb::Receipt {
         id: r.id,
         created_at: time::rfc3339(&r.created_at),
@@ -95,10 +100,7 @@ pub fn expense_to_pb(t: transaction::Model, receipts: Vec<pb::Receipt>) -> Resul
             .map_err(|err| crate::CoreError::Internal(format!("evidence of {}: {err}", t.id)))?,
         None => Vec::new(),
     };
-    let reason = match (t.reason_code, t.reason_message) {
-        (Some(code), Some(message)) => Some(pb::ExpenseReason { code, message }),
-        _ => None,
-    };
+    let reason = reason_to_pb(t.reason_code, t.reason_message);
     Ok(pb::Expense {
         id: t.expense_id,
         user_id: t.user_id,
