@@ -349,3 +349,26 @@ async fn the_fixture_receipts_decide_their_expenses() {
         }
     }
 }
+
+#[tokio::test]
+async fn an_eligible_expense_keeps_its_decision_and_lists_the_receipt() {
+    let app = TestApp::spawn().await;
+    let (key, user_id, connection_id) = setup(&app).await;
+    let expenses = push(&app, &key, &user_id, &connection_id, &[("LENSCRAFTERS #221", 22200, "2026-11-02")]).await;
+    let before = &expenses[0];
+    assert_eq!(before["status"], "eligible");
+    let expense_id = before["id"].as_str().unwrap();
+    let text = "LensCrafters #221\n11/02/2026\nEYE EXAM  95.00\nCLEANING KIT  12.00\nSUNGLASSES FASHION 115.00\nTOTAL  222.00\n";
+    let created = upload(&app, &key, &user_id, expense_id, "lens.txt", text.as_bytes().to_vec()).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let read = wait_read(&app, &key, &user_id, expense_id, created.body["id"].as_str().unwrap()).await;
+    assert_eq!(read["status"], "read");
+    assert_eq!(read["line_items"].as_array().unwrap().len(), 3, "{read}");
+    let after = app.get(&key, &format!("/users/{user_id}/expenses/{expense_id}")).await.body;
+    for field in ["status", "rule", "reason", "eligible_amount", "items", "adjudicated_at"] {
+        assert_eq!(after[field], before[field], "{field} is unchanged");
+    }
+    assert_eq!(after["receipts"][0]["id"], read["id"]);
+    let events = app.get(&key, "/events?type=expense.readjudicated").await;
+    assert_eq!(events.body["pagination"]["total"], 0, "nothing was re-decided");
+}
