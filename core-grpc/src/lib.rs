@@ -24,6 +24,7 @@ pub mod crypto;
 pub mod db;
 pub mod directory;
 pub mod domain;
+pub mod egress;
 pub mod error;
 pub mod events;
 pub mod expenses;

@@ -38,6 +38,9 @@ impl Core {
         let http = reqwest::Client::builder()
             .timeout(crate::config::WEBHOOK_ATTEMPT_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
+            // Addresses are checked where connections are made (DNS
+            // rebinding cannot slip past a separate earlier check).
+            .dns_resolver(Arc::new(crate::egress::resolver::PublicOnly { allow_private: config.webhook_allow_private }))
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(Core { db, config: Arc::new(config), limits, engine, http })

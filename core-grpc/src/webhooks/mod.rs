@@ -4,8 +4,9 @@
 //! the transaction that made the change, and delivery workers claim them
 //! through the same loop and lease as jobs.
 
-pub mod address;
 pub mod delivery;
+/// The address classification lives in `egress`, shared with the client.
+pub use crate::egress::address;
 pub mod signature;
 
 pub use crate::config::WEBHOOK_ATTEMPT_TIMEOUT as ATTEMPT_TIMEOUT;
