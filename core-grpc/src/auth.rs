@@ -138,6 +138,12 @@ impl RateLimits {
         RateLimits { limiter, burst }
     }
 
+    /// `per_minute` operations a minute per key, all of them at once at most.
+    pub fn per_minute(per_minute: u32) -> Self {
+        let limiter = NonZeroU32::new(per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        RateLimits { limiter, burst: per_minute }
+    }
+
     pub fn check(&self, key_id: &str) -> Result<(), CoreError> {
         let Some(limiter) = &self.limiter else {
             return Ok(());

@@ -8,6 +8,13 @@ use crate::crypto::Keyring;
 /// How long one webhook delivery attempt may take (docs/contract.md#webhooks-and-events).
 pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Enabled webhook endpoints a partner may have (docs/webhooks.md).
+pub const MAX_WEBHOOK_ENDPOINTS: u64 = 16;
+
+/// Redeliveries a partner may ask for per minute: each sends the event to
+/// every subscribed endpoint again.
+pub const REDELIVERIES_PER_MINUTE: u32 = 10;
+
 /// What a running core needs to know beyond its database.
 #[derive(Debug, Clone)]
 pub struct CoreConfig {

@@ -21,6 +21,8 @@ pub struct Core {
     pub engine: Arc<Engine>,
     /// The HTTP client webhook deliveries go out through.
     pub http: reqwest::Client,
+    /// Redeliveries per partner (each fans out to every subscribed endpoint).
+    pub redeliver_limits: Arc<RateLimits>,
 }
 
 impl Core {
@@ -43,7 +45,8 @@ impl Core {
             .dns_resolver(Arc::new(crate::egress::resolver::PublicOnly { allow_private: config.webhook_allow_private }))
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        Ok(Core { db, config: Arc::new(config), limits, engine, http })
+        let redeliver_limits = Arc::new(RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE));
+        Ok(Core { db, config: Arc::new(config), limits, engine, http, redeliver_limits })
     }
 }
 

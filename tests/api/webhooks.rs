@@ -422,3 +422,41 @@ async fn only_public_unicast_receivers_unless_private_ones_are_allowed_explicitl
         Some("url"),
     );
 }
+
+#[tokio::test]
+async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let mut ids = Vec::new();
+    for n in 0..16 {
+        let reply = app.post(&key, "/webhook-endpoints", json!({"url": format!("http://127.0.0.1:9/h{n}")})).await;
+        assert_eq!(reply.status, 201, "{}", reply.body);
+        ids.push(reply.body["id"].as_str().unwrap().to_string());
+    }
+    let seventeenth = app.post(&key, "/webhook-endpoints", json!({"url": "http://127.0.0.1:9/h16"})).await;
+    seventeenth.assert_error(400, "invalid_request", Some("url"));
+    assert!(seventeenth.body["error"]["message"].as_str().unwrap().contains("16"));
+    // Another partner is not affected; deleting one frees a place.
+    let (_, other) = app.partner_key("expenses").await;
+    assert_eq!(app.post(&other, "/webhook-endpoints", json!({"url": "http://127.0.0.1:9/x"})).await.status, 201);
+    assert_eq!(app.delete(&key, &format!("/webhook-endpoints/{}", ids[0])).await.status, 200);
+    assert_eq!(app.post(&key, "/webhook-endpoints", json!({"url": "http://127.0.0.1:9/h16"})).await.status, 201);
+
+    // Redelivery fans out to every endpoint: ten a minute per partner.
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    let events = eventually("the event", Duration::from_secs(20), || async {
+        let listed = app.get(&key, "/events").await;
+        listed.body["data"].as_array().and_then(|d| d.first().cloned())
+    })
+    .await;
+    let event_id = events["id"].as_str().unwrap().to_string();
+    for _ in 0..10 {
+        let reply = app.post(&key, &format!("/events/{event_id}/redeliver"), json!({})).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+    let refused = app.post(&key, &format!("/events/{event_id}/redeliver"), json!({})).await;
+    refused.assert_error(429, "rate_limited", None);
+    let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    assert!(refused.headers.contains_key("ratelimit-reset"));
+}

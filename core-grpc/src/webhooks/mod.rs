@@ -21,6 +21,7 @@ use sea_orm::{
 
 use sail_api::errors::excerpt;
 
+use crate::config::MAX_WEBHOOK_ENDPOINTS;
 use crate::crypto::{Keyring, columns};
 use crate::db::begin_write;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
@@ -158,6 +159,19 @@ pub async fn create_endpoint(
 ) -> Result<(webhook_endpoint::Model, String), CoreError> {
     let url = check_url(url, allow_private, UrlCheck::Registration).await?;
     let events = parse_event_types(events)?;
+    let enabled = webhook_endpoint::Entity::find()
+        .filter(webhook_endpoint::Column::PartnerId.eq(partner_id))
+        .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
+        .count(db)
+        .await?;
+    if enabled >= MAX_WEBHOOK_ENDPOINTS {
+        return Err(CoreError::invalid(
+            "url",
+            format!(
+                "A partner account has at most {MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one to add another."
+            ),
+        ));
+    }
     let id = new_id(IdKind::WebhookEndpoint);
     let secret = generate_secret();
     let model = webhook_endpoint::ActiveModel {
