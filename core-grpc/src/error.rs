@@ -34,6 +34,13 @@ pub enum CoreError {
     /// An input larger than its limit (a receipt file over 10 MiB).
     #[error("{message}")]
     TooLarge { param: String, message: String },
+    /// `reconnect` asked for an `external` connection.
+    #[error("Connection {connection_id} is an external connection; only Sail-managed connections can be reconnected.")]
+    ConnectionNotReconnectable { connection_id: String },
+    /// A hosted session's page that can no longer be shown (used, expired,
+    /// unknown): the pages answer `410` with this message.
+    #[error("{0}")]
+    SessionGone(String),
     /// The connection lacks a product the request needs.
     #[error("{message}")]
     ProductNotEnabled { param: String, message: String },
@@ -118,6 +125,11 @@ impl CoreError {
                 };
                 ErrorDetail::new(code, *message).with_param("Sail-User-Token")
             }
+            CoreError::ConnectionNotReconnectable { .. } => {
+                ErrorDetail::new(ErrorCode::ConnectionNotReconnectable, self.to_string())
+                    .with_param("options.connection_id")
+            }
+            CoreError::SessionGone(message) => ErrorDetail::new(ErrorCode::NotFound, message),
             CoreError::TooLarge { param, message } => {
                 ErrorDetail::new(ErrorCode::RequestTooLarge, message).with_param(param)
             }

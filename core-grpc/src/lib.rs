@@ -30,6 +30,7 @@ pub mod events;
 pub mod expenses;
 pub mod fuzzy;
 pub mod grpc;
+pub mod hosted_sessions;
 pub mod idempotency;
 pub mod ingest;
 pub mod job_worker;

@@ -66,6 +66,9 @@ pub async fn create_receipt(
     let expense = expenses::get_expense(db, partner_id, user_id, expense_id).await?;
     let named = file_name.as_deref().map(|n| format!("'{}'", n.chars().take(80).collect::<String>()));
     let named = named.unwrap_or_else(|| "The file".to_string());
+    if file.is_empty() {
+        return Err(CoreError::invalid("file", format!("{named} is empty.")));
+    }
     if file.len() > MAX_RECEIPT_BYTES {
         return Err(CoreError::TooLarge {
             param: "file".into(),

@@ -10,6 +10,7 @@ use sail_api::pb::{
     users_server::UsersServer,
 };
 use sail_api::pb::{
+    hosted_pages_server::HostedPagesServer, hosted_sessions_server::HostedSessionsServer,
     identity_server::IdentityServer, receipts_server::ReceiptsServer, user_tokens_server::UserTokensServer,
 };
 use tokio::net::TcpListener;
@@ -21,6 +22,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 
 use crate::auth::Authenticator;
+use crate::grpc::hosted_sessions::{HostedPagesService, HostedSessionsService};
 use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
@@ -64,6 +66,7 @@ pub async fn run(
     health.set_serving::<AdministratorsServer<DirectoryService>>().await;
     health.set_serving::<UserTokensServer<UserTokensService>>().await;
     health.set_serving::<ReceiptsServer<TransactionsService>>().await;
+    health.set_serving::<HostedSessionsServer<HostedSessionsService>>().await;
     health.set_serving::<IdentityServer<UserTokensService>>().await;
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
@@ -108,6 +111,11 @@ pub async fn run(
         .add_service(ApiHealthServer::new(HealthService { db: db.clone() }))
         .add_service(UsersServer::new(UsersService { core: core.clone() }))
         .add_service(UserTokensServer::new(UserTokensService { core: core.clone() }))
+        .add_service(HostedSessionsServer::new(HostedSessionsService { core: core.clone() }))
+        .add_service(
+            HostedPagesServer::new(HostedPagesService { core: core.clone() })
+                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+        )
         .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
         .add_service(MerchantsServer::new(DirectoryService { db: db.clone() }))
         .add_service(AdministratorsServer::new(DirectoryService { db: db.clone() }))

@@ -164,6 +164,11 @@ string_enum! {
         ConnectionSynced = "connection.synced",
         /// A receipt could not be read (not a receipt, no text, or no OCR).
         ReceiptUnreadable = "receipt.unreadable",
+        /// A hosted session produced its outcome (a connection linked or
+        /// repaired, a receipt attached).
+        HostedSessionCompleted = "hosted_session.completed",
+        /// A login on a hosted session's page was refused.
+        HostedSessionLoginFailed = "hosted_session.login_failed",
     }
 }
 

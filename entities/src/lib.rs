@@ -9,6 +9,7 @@ pub mod connection;
 pub mod encryption_key;
 pub mod enums;
 pub mod event;
+pub mod hosted_session;
 pub mod idempotency_key;
 pub mod identity_record;
 pub mod job;

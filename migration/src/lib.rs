@@ -10,6 +10,7 @@ mod m20261122_000004_idempotency;
 mod m20261123_000005_expense_evidence;
 mod m20261123_000006_personal_data;
 mod m20261123_000007_receipts;
+mod m20261123_000008_hosted_sessions;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000005_expense_evidence::Migration),
             Box::new(m20261123_000006_personal_data::Migration),
             Box::new(m20261123_000007_receipts::Migration),
+            Box::new(m20261123_000008_hosted_sessions::Migration),
         ]
     }
 }

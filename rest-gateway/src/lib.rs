@@ -7,6 +7,7 @@
 pub mod context;
 pub mod error;
 pub mod extract;
+pub mod hosted;
 pub mod reference_page;
 pub mod routes;
 
@@ -91,7 +92,8 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
 
     Router::new()
         .nest("/api/v1", routes::api(core.clone()))
-        .merge(routes::health::router(core))
+        .merge(routes::health::router(core.clone()))
+        .merge(hosted::router(core))
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))

@@ -14,6 +14,7 @@ mod directory;
 mod errors;
 mod expenses;
 mod grpc;
+mod hosted_sessions;
 mod idempotency;
 mod ingestion;
 mod openapi;

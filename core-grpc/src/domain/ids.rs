@@ -26,6 +26,7 @@ pub enum IdKind {
     IdentityRecord,
     /// A read of personal data in the audit trail (internal).
     PiiRead,
+    HostedSession,
     /// A webhook delivery attempt (internal).
     Attempt,
 }
@@ -50,6 +51,7 @@ impl IdKind {
             IdKind::Delivery => "dlv_",
             IdKind::IdentityRecord => "idr_",
             IdKind::PiiRead => "aud_",
+            IdKind::HostedSession => "hs_",
             IdKind::Attempt => "att_",
         }
     }

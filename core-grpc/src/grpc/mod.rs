@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod connections;
 pub mod directory;
 pub mod health;
+pub mod hosted_sessions;
 pub mod sandbox;
 pub mod transactions;
 pub mod user_tokens;
@@ -24,6 +25,17 @@ use crate::error::CoreError;
 /// text holding control characters, are refused here too.
 pub fn accept<T: Required + PlainText>(request: &Request<T>) -> Result<Caller, CoreError> {
     let caller = caller(request)?;
+    check_input(request)?;
+    Ok(caller)
+}
+
+/// `accept` for the public methods the hosted pages call (no API key: the
+/// session's token and browser secret authorize them).
+pub fn accept_public<T: Required + PlainText>(request: &Request<T>) -> Result<(), CoreError> {
+    check_input(request)
+}
+
+fn check_input<T: Required + PlainText>(request: &Request<T>) -> Result<(), CoreError> {
     // A malformed Idempotency-Key is refused on every method, not only on
     // those that replay.
     crate::idempotency::key_of(request)?;
@@ -43,7 +55,7 @@ pub fn accept<T: Required + PlainText>(request: &Request<T>) -> Result<Caller, C
         };
         return Err(CoreError::invalid(field, message));
     }
-    Ok(caller)
+    Ok(())
 }
 
 #[cfg(test)]
