@@ -158,7 +158,7 @@ fn page(token: &str, state: pb::PageState) -> Response {
             "login.html",
             context! {
                 title, base, csrf => state.csrf, provider_id => provider.id, provider_name => provider.name,
-                error => state.error, modal, sandbox_hint => true,
+                error => state.error, modal, sandbox_hint => state.sandbox,
             },
         ),
         None => render(

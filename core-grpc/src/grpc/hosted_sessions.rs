@@ -132,6 +132,7 @@ impl HostedPagesService {
             csrf: csrf_for(browser_secret),
             error,
             expires_at: time::rfc3339(&session.expires_at),
+            sandbox: self.core.config.sandbox,
             ..Default::default()
         };
         if let Some(id) = settings.merchant_id.as_deref().or(settings.administrator_id.as_deref()) {

@@ -1,0 +1,286 @@
+//! The hosted pages in a real browser (docs/hosted-sessions.md): Debian's
+//! headless Chromium driven through chromedriver (WebDriver, fantoccini),
+//! against a real core and gateway. Every flow end to end, the connect flow
+//! with the keyboard alone, axe-core (from npm) on every page at desktop
+//! and phone width with no `serious` or `critical` violation and no
+//! horizontal scrolling at 375 px, expired and reused links, and a
+//! screenshot of every page under `target/screenshots/`.
+//!
+//! Needs `chromium` and `chromium-driver` (Debian) and axe-core
+//! (`npm install --prefix target/axe axe-core@4.10`, which `.ci/run` does);
+//! without them the test says why and checks nothing else.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use sail_test_support::{TestApp, eventually};
+use serde_json::{Value, json};
+
+const TAB: &str = "\u{E004}";
+const ENTER: &str = "\u{E007}";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn axe_source() -> Option<String> {
+    let path = std::env::var("SAIL_AXE_JS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo().join("target/axe/node_modules/axe-core/axe.min.js"));
+    std::fs::read_to_string(path).ok()
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn browser() -> Option<(Driver, Client)> {
+    if !std::path::Path::new("/usr/bin/chromium").exists()
+        || Command::new("chromedriver").arg("--version").output().is_err()
+    {
+        return None;
+    }
+    let port = free_port();
+    let driver = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let driver = Driver(driver);
+    let profile = std::env::temp_dir().join(format!("sail-chromium-{}", uuid::Uuid::now_v7().simple()));
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({"binary": "/usr/bin/chromium", "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            format!("--user-data-dir={}", profile.display()), "--window-size=1280,900"]}),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let mut last = None;
+    for _ in 0..50 {
+        match ClientBuilder::new(connector.clone())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(client) => return Some((driver, client)),
+            Err(err) => last = Some(err),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("chromedriver did not start: {last:?}");
+}
+
+/// Runs axe-core on the page; returns the serious and critical violations.
+async fn axe(client: &Client, source: &str) -> Vec<String> {
+    client.execute(source, vec![]).await.unwrap();
+    let found = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, {resultTypes: ['violations']}).then(r => done(
+               r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                 .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    found.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+/// Screenshots, axe and the phone-width check for the page on screen.
+async fn inspect(client: &Client, axe_js: &str, name: &str) {
+    let dir = repo().join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    client.set_window_size(1280, 900).await.unwrap();
+    std::fs::write(dir.join(format!("{name}-desktop.png")), client.screenshot().await.unwrap()).unwrap();
+    let desktop = axe(client, axe_js).await;
+    assert!(desktop.is_empty(), "{name} at desktop width: {desktop:?}");
+    client.set_window_size(375, 812).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    std::fs::write(dir.join(format!("{name}-phone.png")), client.screenshot().await.unwrap()).unwrap();
+    let width: Value =
+        client.execute("return [document.documentElement.scrollWidth, window.innerWidth];", vec![]).await.unwrap();
+    let (scroll, inner) = (width[0].as_u64().unwrap(), width[1].as_u64().unwrap());
+    assert!(scroll <= inner, "{name} scrolls sideways at phone width: {scroll} > {inner}");
+    let phone = axe(client, axe_js).await;
+    assert!(phone.is_empty(), "{name} at phone width: {phone:?}");
+    client.set_window_size(1280, 900).await.unwrap();
+}
+
+async fn press(client: &Client, keys: &str) {
+    client.active_element().await.unwrap().send_keys(keys).await.unwrap();
+}
+
+async fn body_text(client: &Client) -> String {
+    client.find(Locator::Css("body")).await.unwrap().text().await.unwrap()
+}
+
+async fn session(app: &TestApp, key: &str, body: Value) -> (String, String) {
+    let created = app.post(key, "/hosted-sessions", body).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    (created.body["id"].as_str().unwrap().to_string(), created.body["url"].as_str().unwrap().to_string())
+}
+
+#[tokio::test]
+async fn every_flow_in_a_real_browser() {
+    let Some(axe_js) = axe_source() else {
+        eprintln!("SKIPPED: axe-core is not installed (npm install --prefix target/axe axe-core@4.10)");
+        return;
+    };
+    let Some((_driver, client)) = browser().await else {
+        eprintln!("SKIPPED: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses,benefit_account,ingest,connections").await;
+    let user = app.create_user(&key, "browser-user").await;
+
+    // connect_account, HSA administrator, with the keyboard alone.
+    let (id, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": "benefit_account"}}),
+    )
+    .await;
+    client.goto(&url).await.unwrap();
+    inspect(&client, &axe_js, "connect-choose").await;
+    press(&client, TAB).await; // the search field
+    press(&client, &format!("fidelity{ENTER}")).await;
+    client.wait_for_find(Locator::LinkText("Fidelity Investments")).await.unwrap();
+    press(&client, &format!("{TAB}{TAB}{TAB}{ENTER}")).await; // field, button, first result
+    client.wait_for_find(Locator::Id("username")).await.unwrap();
+    inspect(&client, &axe_js, "connect-login").await;
+    client.find(Locator::Id("username")).await.unwrap().click().await.unwrap();
+    press(&client, &format!("user_good{TAB}pass_good{ENTER}")).await;
+    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    assert!(body_text(&client).await.contains("connected"));
+    inspect(&client, &axe_js, "connect-done").await;
+    let done = app.get(&key, &format!("/hosted-sessions/{id}")).await.body;
+    assert_eq!(done["status"], "completed");
+
+    // The same link again: 410.
+    client.delete_all_cookies().await.unwrap();
+    client.goto(&url).await.unwrap();
+    assert!(body_text(&client).await.contains("already been used"));
+    inspect(&client, &axe_js, "link-used").await;
+
+    // A card: a refused login, then user_error lands in error; reconnect fixes it.
+    let (_, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": "card", "modal": true}}),
+    )
+    .await;
+    client.goto(&url).await.unwrap();
+    client.find(Locator::LinkText("Harbor Bank")).await.unwrap().click().await.unwrap();
+    client.wait_for_find(Locator::Id("username")).await.unwrap().send_keys("user_bad").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait_for_find(Locator::Id("error")).await.unwrap();
+    inspect(&client, &axe_js, "connect-refused-modal").await;
+    client.find(Locator::Id("username")).await.unwrap().send_keys("user_error").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait_for_find(Locator::Css("div.ok, div.error")).await.unwrap();
+    let connections = app.get(&key, &format!("/users/{user}/connections")).await.body;
+    let card = connections["data"].as_array().unwrap().iter().find(|c| c["type"] == "card").unwrap().clone();
+    let card_id = card["id"].as_str().unwrap().to_string();
+    let broken = app.wait_for_connection(&key, &user, &card_id).await;
+    assert_eq!(broken["status"], "error");
+    let (_, url) =
+        session(&app, &key, json!({"user_id": user, "flow": "reconnect", "options": {"connection_id": card_id}})).await;
+    client.goto(&url).await.unwrap();
+    client.wait_for_find(Locator::Id("username")).await.unwrap();
+    inspect(&client, &axe_js, "reconnect-login").await;
+    client.find(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    let repaired = app.get(&key, &format!("/users/{user}/connections/{card_id}")).await.body;
+    assert_eq!(repaired["status"], "active");
+
+    // A store, chosen by the partner: straight to its login.
+    let amazon =
+        app.get(&key, "/merchants?search=amazon&limit=1").await.body["data"][0]["id"].as_str().unwrap().to_string();
+    let (_, url) = session(&app, &key, json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": "store", "merchant_id": amazon}})).await;
+    client.goto(&url).await.unwrap();
+    assert!(body_text(&client).await.contains("Amazon"));
+    client.find(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+
+    // upload_receipt: a needs_review purchase cleared by a receipt file.
+    let connection = app.external_connection(&key, &user).await;
+    let pushed = app
+        .post(&key, &format!("/users/{user}/connections/{connection}/transactions"),
+            json!({"transactions": [{"external_transaction_id": "b1", "date": "2026-11-03", "amount": 24.98, "description": "WALGREENS #1234"}]}))
+        .await;
+    app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
+    let expenses = app.get(&key, &format!("/users/{user}/expenses?connection_id={connection}")).await.body;
+    let expense_id = expenses["data"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(expenses["data"][0]["status"], "needs_review");
+    let file = std::env::temp_dir().join(format!("sail-receipt-{}.txt", uuid::Uuid::now_v7().simple()));
+    std::fs::write(
+        &file,
+        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT 15.99 F\nSALINE SOLUTION 12OZ 8.99 F\nTOTAL 24.98\n",
+    )
+    .unwrap();
+    let (_, url) =
+        session(&app, &key, json!({"user_id": user, "flow": "upload_receipt", "options": {"expense_id": expense_id}}))
+            .await;
+    client.goto(&url).await.unwrap();
+    inspect(&client, &axe_js, "upload-receipt").await;
+    client.find(Locator::Id("file")).await.unwrap().send_keys(&file.display().to_string()).await.unwrap();
+    client.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    inspect(&client, &axe_js, "upload-done").await;
+    let cleared = eventually("the expense to be cleared", Duration::from_secs(30), || async {
+        let read = app.get(&key, &format!("/users/{user}/expenses/{expense_id}")).await.body;
+        (read["status"] == "eligible").then_some(read)
+    })
+    .await;
+    assert_eq!(cleared["eligible_amount"], 24.98);
+
+    // The measure can fail: a field without a label is a critical violation.
+    client.execute("document.body.insertAdjacentHTML('beforeend', '<input type=text>');", vec![]).await.unwrap();
+    let control = axe(&client, &axe_js).await;
+    assert!(control.iter().any(|v| v.starts_with("label")), "axe finds an unlabelled field: {control:?}");
+
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_expired_link_in_a_real_browser() {
+    let Some((_driver, client)) = browser().await else {
+        eprintln!("SKIPPED: chromium and chromedriver are not installed");
+        return;
+    };
+    let mut options = sail_test_support::Options::default();
+    options.core.hosted_session_ttl = Duration::from_secs(1);
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    let user = app.create_user(&key, "browser-expired").await;
+    let (_, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": "card"}}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    client.goto(&url).await.unwrap();
+    assert!(body_text(&client).await.contains("expired"));
+    if let Some(axe_js) = axe_source() {
+        inspect(&client, &axe_js, "link-expired").await;
+    }
+    client.close().await.unwrap();
+}
