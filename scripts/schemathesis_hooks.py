@@ -12,6 +12,11 @@ docs/openapi.json.
   `disconnected`, for the history of its expenses: it reads back, and it
   takes no more transactions (`400 invalid_request` naming `connection_id`).
   Two failures that follow from this contract, and only these, are dropped.
+- `POST /hosted-sessions`: each flow takes its own options
+  (docs/hosted-sessions.md): `connect_account` needs `connection_type`,
+  `merchant_id` goes with `store` and `administrator_id` with
+  `benefit_account`; `reconnect` needs `connection_id`; an option of another
+  flow is refused.
 - A partner has at most 16 webhook endpoints: once the run has made 16, a
   valid registration is refused (`400`, naming the limit); that refusal, and
   only it, is dropped.
@@ -45,10 +50,40 @@ OFFERED_PRODUCTS = {
 }
 
 
+FLOW_OPTIONS = {
+    "connect_account": {"connection_type", "merchant_id", "administrator_id", "modal"},
+    "reconnect": {"connection_id", "modal"},
+    "upload_receipt": {"expense_id"},
+}
+
+
+def _hosted_session_ok(body):
+    flow = body.get("flow")
+    options = body.get("options") or {}
+    if flow not in FLOW_OPTIONS or not isinstance(options, dict):
+        return True
+    given = {k for k, v in options.items() if v is not None}
+    if not given <= FLOW_OPTIONS[flow]:
+        return False
+    if flow == "connect_account":
+        kind = options.get("connection_type")
+        if kind is None:
+            return False
+        if options.get("merchant_id") is not None and kind != "store":
+            return False
+        if options.get("administrator_id") is not None and kind != "benefit_account":
+            return False
+    if flow == "reconnect" and options.get("connection_id") is None:
+        return False
+    return True
+
+
 @schemathesis.hook
 def filter_body(ctx, body):
     if not ctx.operation or not isinstance(body, dict):
         return True
+    if ctx.operation.path == "/hosted-sessions":
+        return _hosted_session_ok(body)
     if ctx.operation.path.endswith("/sandbox/connections"):
         offered = OFFERED_PRODUCTS.get(body.get("type"))
         products = body.get("products")

@@ -100,26 +100,35 @@ pub async fn redeliver_event(
 
 async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
     let now = time::now();
+    // Existing deliveries are updated in id order, the order the delivery
+    // worker records in, so the two never deadlock on PostgreSQL.
+    let mut existing: Vec<webhook_delivery::Model> =
+        webhook_delivery::Entity::find().filter(webhook_delivery::Column::EventId.eq(&event.id)).all(db).await?;
+    existing.sort_by(|a, b| a.id.cmp(&b.id));
+    let subscribed = subscribers(db, event).await?;
     let mut count = 0;
-    for endpoint in subscribers(db, event).await? {
-        let existing = webhook_delivery::Entity::find()
+    for found in existing {
+        if !subscribed.iter().any(|e| e.id == found.endpoint_id) {
+            continue;
+        }
+        let mut again: webhook_delivery::ActiveModel = found.into();
+        again.status = Set(DeliveryStatus::Pending);
+        again.next_attempt_at_ms = Set(now.timestamp_millis());
+        again.lease_until_ms = Set(None);
+        again.update(db).await?;
+        count += 1;
+    }
+    for endpoint in &subscribed {
+        let has = webhook_delivery::Entity::find()
             .filter(webhook_delivery::Column::EventId.eq(&event.id))
             .filter(webhook_delivery::Column::EndpointId.eq(&endpoint.id))
             .one(db)
-            .await?;
-        match existing {
-            Some(found) => {
-                let mut again: webhook_delivery::ActiveModel = found.into();
-                again.status = Set(DeliveryStatus::Pending);
-                again.next_attempt_at_ms = Set(now.timestamp_millis());
-                again.lease_until_ms = Set(None);
-                again.update(db).await?;
-            }
-            None => {
-                new_delivery(event, &endpoint, now).insert(db).await?;
-            }
+            .await?
+            .is_some();
+        if !has {
+            new_delivery(event, endpoint, now).insert(db).await?;
+            count += 1;
         }
-        count += 1;
     }
     Ok(count)
 }

@@ -185,6 +185,10 @@ async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Re
         return Ok(());
     }
 
+    // Rows are updated in id order, as every writer of deliveries does
+    // (`outbox::redeliver`): two transactions that lock the same rows in
+    // the same order cannot deadlock on PostgreSQL.
+    outcomes.sort_by(|a, b| a.claimed.id.cmp(&b.claimed.id));
     let now = time::now();
     let txn = begin_write(db).await?;
     let attempts: Vec<webhook_attempt::ActiveModel> = outcomes
