@@ -243,13 +243,15 @@ async fn every_flow_in_a_real_browser() {
     client.find(Locator::Id("file")).await.unwrap().send_keys(&file.display().to_string()).await.unwrap();
     client.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
     client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
-    inspect(&client, &axe_js, "upload-done").await;
     let cleared = eventually("the expense to be cleared", Duration::from_secs(30), || async {
         let read = app.get(&key, &format!("/users/{user}/expenses/{expense_id}")).await.body;
         (read["status"] == "eligible").then_some(read)
     })
     .await;
     assert_eq!(cleared["eligible_amount"], 24.98);
+    // The page shows the decision (the upload waits for the reading).
+    assert!(body_text(&client).await.contains("Receipt accepted"), "{}", body_text(&client).await);
+    inspect(&client, &axe_js, "upload-result").await;
 
     // The measure can fail: a field without a label is a critical violation.
     client.execute("document.body.insertAdjacentHTML('beforeend', '<input type=text>');", vec![]).await.unwrap();

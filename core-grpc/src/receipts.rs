@@ -163,6 +163,18 @@ pub async fn receipts_of(
     Ok(by_expense)
 }
 
+/// Waits, at most `limit`, for a receipt to leave `processing`.
+pub async fn wait_until_read(db: &DatabaseConnection, receipt_id: &str, limit: Duration) -> Result<(), CoreError> {
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let found = receipt::Entity::find_by_id(receipt_id).one(db).await?;
+        if found.is_none_or(|r| r.status != ReceiptStatus::Processing) || tokio::time::Instant::now() >= deadline {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// One classified receipt line, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StoredLine {

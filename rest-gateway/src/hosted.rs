@@ -124,16 +124,64 @@ fn expense_label(e: &pb::ExpenseChoice) -> minijinja::Value {
     context! { id => e.id.clone(), label => format!("{} · {} · ${:.2}", e.description, e.date, e.amount) }
 }
 
+/// What a receipt did: the expense's new decision, or, while the receipt
+/// is still being read, a link to check again (a timed refresh would take
+/// the page away from someone still reading it).
+fn receipt_result(token: &str, state: &pb::PageState) -> Response {
+    let modal = state.modal;
+    let amount = state.expense.as_ref().map(|e| e.amount).unwrap_or_default();
+    let (title, tone, message, refresh) = match (state.receipt_status.as_deref(), state.expense_status.as_deref()) {
+        (Some("processing") | None, _) => (
+            "Reading your receipt",
+            "ok",
+            "Your receipt was uploaded. We are still reading it; check again in a moment.".to_string(),
+            true,
+        ),
+        (Some("unreadable"), _) => (
+            "We couldn’t read that receipt",
+            "error",
+            format!(
+                "{} Try a clearer photo or the PDF from the store.",
+                state.receipt_reason.clone().unwrap_or_default()
+            ),
+            false,
+        ),
+        (_, Some("eligible")) => (
+            "Receipt accepted",
+            "ok",
+            format!(
+                "This purchase is eligible: ${:.2} of ${amount:.2}. You can close this window.",
+                state.eligible_amount.unwrap_or(amount)
+            ),
+            false,
+        ),
+        (_, Some("ineligible")) => {
+            ("Receipt read", "error", "No item on this receipt is eligible for your HSA or FSA.".to_string(), false)
+        }
+        _ => (
+            "Receipt read",
+            "ok",
+            state
+                .receipt_reason
+                .clone()
+                .unwrap_or_else(|| "Your benefits team will review this purchase with the receipt.".to_string()),
+            false,
+        ),
+    };
+    let again = refresh.then(|| format!("/hosted/{token}"));
+    render(StatusCode::OK, "done.html", context! { title, tone, message, modal, again })
+}
+
 /// The page for `state`: the outcome, or the form the flow is at.
 fn page(token: &str, state: pb::PageState) -> Response {
     let base = format!("/hosted/{token}");
     let title = title_for(&state);
     let modal = state.modal;
+    if state.status == "completed" && state.flow == "upload_receipt" {
+        return receipt_result(token, &state);
+    }
     if state.status == "completed" {
         let (tone, message) = match (state.flow.as_str(), state.connection_status.as_deref()) {
-            ("upload_receipt", _) => {
-                ("ok", "Your receipt was uploaded. We are reading it now; your benefits app will show the result.")
-            }
             ("reconnect", _) => ("ok", "Your account is reconnected."),
             (_, Some("error")) => (
                 "error",

@@ -139,8 +139,17 @@ async fn every_option_rule_scope_and_error_code() {
             Some("user_id"),
         ),
     ];
+    let mut grpc = HostedSessionsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
     for (body, status, code, param) in cases {
         create(&app, &key, body.clone()).await.assert_error(status, code, param);
+        // The same request over gRPC: the same code and param.
+        let message: pb::CreateHostedSessionRequest = serde_json::from_value(body).unwrap();
+        let mut request = tonic::Request::new(message);
+        request.metadata_mut().insert("authorization", MetadataValue::try_from(format!("Bearer {key}")).unwrap());
+        let refused = grpc.create_hosted_session(request).await.unwrap_err();
+        let info = refused.get_error_details().error_info().cloned().unwrap();
+        assert_eq!(info.reason, code.to_ascii_uppercase());
+        assert_eq!(info.metadata.get("param").map(String::as_str), param);
     }
     // An external connection cannot be reconnected.
     let external = app.external_connection(&key, &user).await;
@@ -383,7 +392,8 @@ async fn a_receipt_uploaded_on_the_page_clears_an_expense() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    assert!(response.text().await.unwrap().contains("receipt was uploaded"));
+    let shown = response.text().await.unwrap();
+    assert!(shown.contains("Receipt accepted") || shown.contains("Check again"), "{shown}");
     let session = app.get(&key, &format!("/hosted-sessions/{}", created.body["id"].as_str().unwrap())).await.body;
     assert_eq!(session["status"], "completed");
     assert_eq!(session["expense_id"], expense_id.as_str());
@@ -394,4 +404,8 @@ async fn a_receipt_uploaded_on_the_page_clears_an_expense() {
     })
     .await;
     assert_eq!(cleared["status"], "eligible");
+    // The page shows the decision once the receipt is read.
+    let (status, result) = browser.get(&url).await;
+    assert_eq!(status, 200);
+    assert!(result.contains("Receipt accepted") && result.contains("$24.98 of $24.98"), "{result}");
 }

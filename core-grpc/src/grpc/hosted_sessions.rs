@@ -159,6 +159,17 @@ impl HostedPagesService {
             if let Some(found) = entities::receipt::Entity::find_by_id(id.as_str()).one(db).await? {
                 state.receipt_id = Some(found.id);
                 state.receipt_status = Some(found.status.to_string());
+                state.receipt_reason = found.reason_message;
+                if found.status != entities::enums::ReceiptStatus::Processing {
+                    let expense = entities::transaction::Entity::find()
+                        .filter(entities::transaction::Column::ExpenseId.eq(found.expense_id.as_str()))
+                        .one(db)
+                        .await?;
+                    if let Some(expense) = expense {
+                        state.expense_status = Some(expense.status.to_string());
+                        state.eligible_amount = expense.eligible_amount_minor.map(to_major);
+                    }
+                }
             }
         }
         if Flow::parse(&session.flow) == Some(Flow::UploadReceipt) {
@@ -292,6 +303,9 @@ impl HostedPages for HostedPagesService {
             done.receipt_id = sea_orm::Set(Some(created.id.clone()));
         })
         .await?;
+        // Text and PDF receipts are read in milliseconds, images in about a
+        // second: wait a little so the page can show the decision at once.
+        receipts::wait_until_read(&self.core.db, &created.id, std::time::Duration::from_secs(8)).await?;
         Ok(Response::new(self.state(&done, None, &browser, None).await?))
     }
 }
