@@ -150,7 +150,7 @@ fn receipt_result(token: &str, state: &pb::PageState) -> Response {
             "Receipt accepted",
             "ok",
             format!(
-                "This purchase is eligible: ${:.2} of ${amount:.2}. You can close this window.",
+                "This purchase is eligible: ${:.2} of ${amount:.2}.",
                 state.eligible_amount.unwrap_or(amount)
             ),
             false,
