@@ -10,7 +10,7 @@
 use std::sync::LazyLock;
 
 use axum::Router;
-use axum::extract::{Multipart, Path, Query, Request, State};
+use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use http::{HeaderMap, HeaderValue, StatusCode};
@@ -149,10 +149,7 @@ fn receipt_result(token: &str, state: &pb::PageState) -> Response {
         (_, Some("eligible")) => (
             "Receipt accepted",
             "ok",
-            format!(
-                "This purchase is eligible: ${:.2} of ${amount:.2}.",
-                state.eligible_amount.unwrap_or(amount)
-            ),
+            format!("This purchase is eligible: ${:.2} of ${amount:.2}.", state.eligible_amount.unwrap_or(amount)),
             false,
         ),
         (_, Some("ineligible")) => {
@@ -278,6 +275,23 @@ fn finish(mut response: Response, token: &str, new_secret: Option<String>) -> Re
     response
 }
 
+/// The page after a form: the flow's next page, `422` when the core
+/// refused what was submitted (the reason is on the page).
+fn answer(token: &str, submitted: Result<tonic::Response<pb::PageState>, tonic::Status>) -> Response {
+    match submitted {
+        Ok(reply) => {
+            let state = reply.into_inner();
+            let refused = state.error.is_some();
+            let mut response = page(token, state);
+            if refused {
+                *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            }
+            response
+        }
+        Err(status) => failed(status),
+    }
+}
+
 #[derive(serde::Deserialize)]
 struct LoginForm {
     csrf: String,
@@ -296,7 +310,7 @@ async fn login(
         Ok(axum::extract::Form(form)) => form,
         Err(_) => return gone("This form could not be read. Reload the page and try again."),
     };
-    let mut client = HostedPagesClient::new(core.clone());
+    let mut client = HostedPagesClient::new(core);
     let submitted = client
         .submit_login(pb::SubmitLoginRequest {
             caller: Some(caller(&token, &headers, Some(form.csrf))),
@@ -305,18 +319,7 @@ async fn login(
             password: form.password,
         })
         .await;
-    match submitted {
-        Ok(reply) => {
-            let state = reply.into_inner();
-            let refused = state.error.is_some();
-            let mut response = page(&token, state);
-            if refused {
-                *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            }
-            response
-        }
-        Err(status) => failed(status),
-    }
+    answer(&token, submitted)
 }
 
 async fn receipt(
@@ -348,7 +351,7 @@ async fn receipt(
             _ => {}
         }
     }
-    let mut client = HostedPagesClient::new(core.clone());
+    let mut client = HostedPagesClient::new(core);
     let submitted = client
         .submit_receipt(pb::SubmitReceiptRequest {
             caller: Some(caller(&token, &headers, csrf)),
@@ -357,21 +360,8 @@ async fn receipt(
             file_name,
         })
         .await;
-    match submitted {
-        Ok(reply) => {
-            let state = reply.into_inner();
-            let refused = state.error.is_some();
-            let mut response = page(&token, state);
-            if refused {
-                *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            }
-            response
-        }
-        Err(status) => failed(status),
-    }
+    answer(&token, submitted)
 }
-
-use axum::extract::FromRequest;
 
 #[cfg(test)]
 mod tests {
