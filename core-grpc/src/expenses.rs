@@ -317,10 +317,10 @@ pub async fn list_expenses(
     page: Page,
 ) -> Result<(Vec<transaction::Model>, u64), CoreError> {
     let user = users::get_user(db, partner_id, user_id).await?;
-    if let (Some(from), Some(to)) = (filter.from, filter.to) {
-        if from > to {
-            return Err(CoreError::invalid("from", "from must not be after to."));
-        }
+    if let (Some(from), Some(to)) = (filter.from, filter.to)
+        && from > to
+    {
+        return Err(CoreError::invalid("from", "from must not be after to."));
     }
     let mut query = transaction::Entity::find()
         .filter(transaction::Column::UserId.eq(&user.id))

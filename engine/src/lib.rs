@@ -384,10 +384,10 @@ fn directory_aliases(name: &str) -> Vec<String> {
         if !words.is_empty() {
             out.push(words.clone());
         }
-        if paren.contains('.') {
-            if let Some(host) = paren.split('.').next() {
-                out.push(canonical_words(host));
-            }
+        if paren.contains('.')
+            && let Some(host) = paren.split('.').next()
+        {
+            out.push(canonical_words(host));
         }
     }
     out

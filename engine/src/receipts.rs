@@ -100,10 +100,10 @@ fn minor(whole: &str, cents: &str) -> Option<i64> {
 fn find_date(text: &str) -> Option<NaiveDate> {
     let mut found: Vec<(usize, NaiveDate)> = Vec::new();
     for c in ISO_DATE.captures_iter(text) {
-        if let (Some(m), Ok(y), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse(), c[3].parse()) {
-            if let Some(date) = NaiveDate::from_ymd_opt(y, mo, d) {
-                found.push((m.start(), date));
-            }
+        if let (Some(m), Ok(y), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse(), c[3].parse())
+            && let Some(date) = NaiveDate::from_ymd_opt(y, mo, d)
+        {
+            found.push((m.start(), date));
         }
     }
     for c in US_DATE.captures_iter(text) {
@@ -111,19 +111,19 @@ fn find_date(text: &str) -> Option<NaiveDate> {
             2 => 2000 + c[3].parse::<i32>().unwrap_or(0),
             _ => c[3].parse().unwrap_or(0),
         };
-        if let (Some(m), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse()) {
-            if let Some(date) = NaiveDate::from_ymd_opt(year, mo, d) {
-                found.push((m.start(), date));
-            }
+        if let (Some(m), Ok(mo), Ok(d)) = (c.get(0), c[1].parse(), c[2].parse())
+            && let Some(date) = NaiveDate::from_ymd_opt(year, mo, d)
+        {
+            found.push((m.start(), date));
         }
     }
     const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     for c in MONTH_DATE.captures_iter(text) {
         let month = MONTHS.iter().position(|m| c[1].eq_ignore_ascii_case(m)).map(|i| i as u32 + 1);
-        if let (Some(m), Some(mo), Ok(d), Ok(y)) = (c.get(0), month, c[2].parse(), c[3].parse()) {
-            if let Some(date) = NaiveDate::from_ymd_opt(y, mo, d) {
-                found.push((m.start(), date));
-            }
+        if let (Some(m), Some(mo), Ok(d), Ok(y)) = (c.get(0), month, c[2].parse(), c[3].parse())
+            && let Some(date) = NaiveDate::from_ymd_opt(y, mo, d)
+        {
+            found.push((m.start(), date));
         }
     }
     found.into_iter().min_by_key(|(at, _)| *at).map(|(_, date)| date)

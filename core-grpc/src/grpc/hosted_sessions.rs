@@ -140,35 +140,35 @@ impl HostedPagesService {
             state.provider = all.map(|name| pb::ProviderChoice { id: id.to_string(), name });
         }
         let connection_id = session.connection_id.clone().or(settings.connection_id.clone());
-        if let Some(id) = connection_id {
-            if let Some(found) = connection::Entity::find_by_id(id.as_str()).one(db).await? {
-                if Flow::parse(&session.flow) == Some(Flow::Reconnect) {
-                    state.provider = Some(pb::ProviderChoice {
-                        id: found.provider_id.clone().unwrap_or_default(),
-                        name: found.provider_name.clone(),
-                    });
-                    state.connection_type = Some(found.r#type.to_string());
-                }
-                if session.status == "completed" || Flow::parse(&session.flow) == Some(Flow::Reconnect) {
-                    state.connection_id = Some(found.id.clone());
-                    state.connection_status = Some(found.status.to_string());
-                }
+        if let Some(id) = connection_id
+            && let Some(found) = connection::Entity::find_by_id(id.as_str()).one(db).await?
+        {
+            if Flow::parse(&session.flow) == Some(Flow::Reconnect) {
+                state.provider = Some(pb::ProviderChoice {
+                    id: found.provider_id.clone().unwrap_or_default(),
+                    name: found.provider_name.clone(),
+                });
+                state.connection_type = Some(found.r#type.to_string());
+            }
+            if session.status == "completed" || Flow::parse(&session.flow) == Some(Flow::Reconnect) {
+                state.connection_id = Some(found.id.clone());
+                state.connection_status = Some(found.status.to_string());
             }
         }
-        if let Some(id) = &session.receipt_id {
-            if let Some(found) = entities::receipt::Entity::find_by_id(id.as_str()).one(db).await? {
-                state.receipt_id = Some(found.id);
-                state.receipt_status = Some(found.status.to_string());
-                state.receipt_reason = found.reason_message;
-                if found.status != entities::enums::ReceiptStatus::Processing {
-                    let expense = entities::transaction::Entity::find()
-                        .filter(entities::transaction::Column::ExpenseId.eq(found.expense_id.as_str()))
-                        .one(db)
-                        .await?;
-                    if let Some(expense) = expense {
-                        state.expense_status = Some(expense.status.to_string());
-                        state.eligible_amount = expense.eligible_amount_minor.map(to_major);
-                    }
+        if let Some(id) = &session.receipt_id
+            && let Some(found) = entities::receipt::Entity::find_by_id(id.as_str()).one(db).await?
+        {
+            state.receipt_id = Some(found.id);
+            state.receipt_status = Some(found.status.to_string());
+            state.receipt_reason = found.reason_message;
+            if found.status != entities::enums::ReceiptStatus::Processing {
+                let expense = entities::transaction::Entity::find()
+                    .filter(entities::transaction::Column::ExpenseId.eq(found.expense_id.as_str()))
+                    .one(db)
+                    .await?;
+                if let Some(expense) = expense {
+                    state.expense_status = Some(expense.status.to_string());
+                    state.eligible_amount = expense.eligible_amount_minor.map(to_major);
                 }
             }
         }
@@ -251,11 +251,11 @@ impl HostedPages for HostedPagesService {
         };
         let mut state = self.state(&after, None, &browser, error).await?;
         // A refused login goes back to the same provider's form.
-        if state.provider.is_none() {
-            if let Some(id) = provider_id {
-                let name = directory::provider_name(&self.core.db, &id).await?;
-                state.provider = name.map(|name| pb::ProviderChoice { id, name });
-            }
+        if state.provider.is_none()
+            && let Some(id) = provider_id
+        {
+            let name = directory::provider_name(&self.core.db, &id).await?;
+            state.provider = name.map(|name| pb::ProviderChoice { id, name });
         }
         Ok(Response::new(state))
     }

@@ -102,7 +102,7 @@ impl Identity for UserTokensService {
             emails: p.email.into_iter().collect(),
             phone_numbers: p.phone.into_iter().collect(),
             addresses: profile_address
-                .then(|| pb::PostalAddress {
+                .then_some(pb::PostalAddress {
                     street: p.street,
                     city: p.city,
                     state: p.state,

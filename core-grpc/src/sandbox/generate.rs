@@ -573,7 +573,7 @@ pub fn aba_checksum_ok(routing: &str) -> bool {
     let sum = 3 * (digits[0] + digits[3] + digits[6])
         + 7 * (digits[1] + digits[4] + digits[7])
         + (digits[2] + digits[5] + digits[8]);
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// The ACH account and routing numbers of a sandbox HSA: deterministic for
