@@ -159,13 +159,13 @@ async fn every_flow_in_a_real_browser() {
     inspect(&client, &axe_js, "connect-choose").await;
     press(&client, TAB).await; // the search field
     press(&client, &format!("fidelity{ENTER}")).await;
-    client.wait_for_find(Locator::LinkText("Fidelity Investments")).await.unwrap();
+    client.wait().for_element(Locator::LinkText("Fidelity Investments")).await.unwrap();
     press(&client, &format!("{TAB}{TAB}{TAB}{ENTER}")).await; // field, button, first result
-    client.wait_for_find(Locator::Id("username")).await.unwrap();
+    client.wait().for_element(Locator::Id("username")).await.unwrap();
     inspect(&client, &axe_js, "connect-login").await;
     client.find(Locator::Id("username")).await.unwrap().click().await.unwrap();
     press(&client, &format!("user_good{TAB}pass_good{ENTER}")).await;
-    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
     assert!(body_text(&client).await.contains("connected"));
     inspect(&client, &axe_js, "connect-done").await;
     let done = app.get(&key, &format!("/hosted-sessions/{id}")).await.body;
@@ -186,13 +186,13 @@ async fn every_flow_in_a_real_browser() {
     .await;
     client.goto(&url).await.unwrap();
     client.find(Locator::LinkText("Harbor Bank")).await.unwrap().click().await.unwrap();
-    client.wait_for_find(Locator::Id("username")).await.unwrap().send_keys("user_bad").await.unwrap();
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_bad").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait_for_find(Locator::Id("error")).await.unwrap();
+    client.wait().for_element(Locator::Id("error")).await.unwrap();
     inspect(&client, &axe_js, "connect-refused-modal").await;
     client.find(Locator::Id("username")).await.unwrap().send_keys("user_error").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait_for_find(Locator::Css("div.ok, div.error")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok, div.error")).await.unwrap();
     let connections = app.get(&key, &format!("/users/{user}/connections")).await.body;
     let card = connections["data"].as_array().unwrap().iter().find(|c| c["type"] == "card").unwrap().clone();
     let card_id = card["id"].as_str().unwrap().to_string();
@@ -201,11 +201,11 @@ async fn every_flow_in_a_real_browser() {
     let (_, url) =
         session(&app, &key, json!({"user_id": user, "flow": "reconnect", "options": {"connection_id": card_id}})).await;
     client.goto(&url).await.unwrap();
-    client.wait_for_find(Locator::Id("username")).await.unwrap();
+    client.wait().for_element(Locator::Id("username")).await.unwrap();
     inspect(&client, &axe_js, "reconnect-login").await;
     client.find(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
     let repaired = app.get(&key, &format!("/users/{user}/connections/{card_id}")).await.body;
     assert_eq!(repaired["status"], "active");
 
@@ -217,7 +217,7 @@ async fn every_flow_in_a_real_browser() {
     assert!(body_text(&client).await.contains("Amazon"));
     client.find(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
 
     // upload_receipt: a needs_review purchase cleared by a receipt file.
     let connection = app.external_connection(&key, &user).await;
@@ -242,7 +242,7 @@ async fn every_flow_in_a_real_browser() {
     inspect(&client, &axe_js, "upload-receipt").await;
     client.find(Locator::Id("file")).await.unwrap().send_keys(&file.display().to_string()).await.unwrap();
     client.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
-    client.wait_for_find(Locator::Css("div.ok")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
     let cleared = eventually("the expense to be cleared", Duration::from_secs(30), || async {
         let read = app.get(&key, &format!("/users/{user}/expenses/{expense_id}")).await.body;
         (read["status"] == "eligible").then_some(read)

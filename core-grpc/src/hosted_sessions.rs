@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use entities::enums::{ConnectionStatus, ConnectionType, ExpenseStatus};
+use entities::enums::{ConnectionStatus, ConnectionType, ExpenseStatus, HostedSessionStatus};
 use entities::{administrator, connection, hosted_session, merchant, transaction};
 use sail_api::pb;
 use sea_orm::{
@@ -32,26 +32,7 @@ const TOKEN_LEN: usize = 43;
 pub const SANDBOX_PASSWORD: &str = "pass_good";
 
 /// The flows of docs/hosted-sessions.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flow {
-    ConnectAccount,
-    Reconnect,
-    UploadReceipt,
-}
-
-impl Flow {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Flow::ConnectAccount => "connect_account",
-            Flow::Reconnect => "reconnect",
-            Flow::UploadReceipt => "upload_receipt",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Option<Flow> {
-        [Flow::ConnectAccount, Flow::Reconnect, Flow::UploadReceipt].into_iter().find(|f| f.as_str() == raw)
-    }
-}
+pub use entities::enums::HostedFlow as Flow;
 
 /// The options a session keeps.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -220,11 +201,11 @@ pub async fn create(
         id: Set(new_id(IdKind::HostedSession)),
         partner_id: Set(partner_id.to_string()),
         user_id: Set(user.id),
-        flow: Set(new.flow.as_str().to_string()),
+        flow: Set(new.flow),
         options_json: Set(serde_json::to_string(s).map_err(|err| CoreError::Internal(err.to_string()))?),
         token_hash: Set(sha256(&token)),
         browser_hash: Set(None),
-        status: Set("pending".to_string()),
+        status: Set(HostedSessionStatus::Pending),
         expires_at: Set(now + chrono::Duration::from_std(ttl).unwrap_or_default()),
         connection_id: Set(s.connection_id.clone()),
         expense_id: Set(s.expense_id.clone()),
@@ -240,8 +221,12 @@ pub async fn create(
 }
 
 /// The status a partner sees: `expired` once past `expires_at` unfinished.
-pub fn status_of(session: &hosted_session::Model, now: DateTime<Utc>) -> &str {
-    if session.status != "completed" && now >= session.expires_at { "expired" } else { session.status.as_str() }
+pub fn status_of(session: &hosted_session::Model, now: DateTime<Utc>) -> &'static str {
+    if session.status != HostedSessionStatus::Completed && now >= session.expires_at {
+        "expired"
+    } else {
+        session.status.as_str()
+    }
 }
 
 /// The options a session was made with.
@@ -278,7 +263,7 @@ pub async fn list(
         None => {}
         Some("expired") => {
             query = query
-                .filter(hosted_session::Column::Status.ne("completed"))
+                .filter(hosted_session::Column::Status.ne(HostedSessionStatus::Completed))
                 .filter(hosted_session::Column::ExpiresAt.lte(now));
         }
         Some("completed") => query = query.filter(hosted_session::Column::Status.eq("completed")),
@@ -334,13 +319,13 @@ pub async fn authorize(
             let secret = random_token("", 43);
             let mut opened: hosted_session::ActiveModel = found.into();
             opened.browser_hash = Set(Some(sha256(&secret)));
-            opened.status = Set("opened".to_string());
+            opened.status = Set(HostedSessionStatus::Opened);
             opened.opened_at = Set(Some(now));
             let opened = opened.update(db).await?;
             Ok((opened, Some(secret)))
         }
         (Some(bound), Some(secret)) if *bound == sha256(secret) => {
-            if found.status != "completed" && now >= found.expires_at {
+            if found.status != HostedSessionStatus::Completed && now >= found.expires_at {
                 return Err(gone("This link has expired. Go back to the app and start again to get a new one."));
             }
             if form && caller.csrf.as_deref() != Some(csrf_for(secret).as_str()) {
@@ -390,8 +375,8 @@ pub async fn login(
         txn.commit().await?;
         return Ok(LoginOutcome::Refused("The username or password is incorrect. Check them and try again.".into()));
     };
-    match Flow::parse(&session.flow) {
-        Some(Flow::ConnectAccount) => {
+    match session.flow {
+        Flow::ConnectAccount => {
             let kind =
                 settings.connection_type.as_deref().and_then(ConnectionType::parse).unwrap_or(ConnectionType::Card);
             let provider_id = settings.merchant_id.clone().or(settings.administrator_id.clone()).or(provider_id);
@@ -400,7 +385,7 @@ pub async fn login(
             complete(db, session, |done| done.connection_id = Set(Some(linked.id.clone()))).await?;
             Ok(LoginOutcome::Done(linked))
         }
-        Some(Flow::Reconnect) => {
+        Flow::Reconnect => {
             let id = settings.connection_id.clone().unwrap_or_default();
             let found = connections::get_connection(db, &session.partner_id, &session.user_id, &id).await?;
             if user == SandboxUser::Error {
@@ -433,7 +418,7 @@ pub async fn login(
             complete(db, session, |_| {}).await?;
             Ok(LoginOutcome::Done(repaired))
         }
-        _ => Err(CoreError::invalid("flow", "This session does not take a login.")),
+        Flow::UploadReceipt => Err(CoreError::invalid("flow", "This session does not take a login.")),
     }
 }
 
@@ -445,7 +430,7 @@ pub async fn complete(
 ) -> Result<hosted_session::Model, CoreError> {
     let txn = begin_write(db).await?;
     let mut done: hosted_session::ActiveModel = session.clone().into();
-    done.status = Set("completed".to_string());
+    done.status = Set(HostedSessionStatus::Completed);
     done.completed_at = Set(Some(time::now()));
     outcome(&mut done);
     let done = done.update(&*txn).await?;

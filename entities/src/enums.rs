@@ -121,6 +121,24 @@ string_enum! {
 }
 
 string_enum! {
+    /// What a hosted session is for.
+    HostedFlow {
+        ConnectAccount = "connect_account",
+        Reconnect = "reconnect",
+        UploadReceipt = "upload_receipt",
+    }
+}
+
+string_enum! {
+    /// Where a hosted session is (`expired` is computed from its time).
+    HostedSessionStatus {
+        Pending = "pending",
+        Opened = "opened",
+        Completed = "completed",
+    }
+}
+
+string_enum! {
     /// Where a receipt is in its reading.
     ReceiptStatus {
         Processing = "processing",

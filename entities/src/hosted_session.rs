@@ -10,15 +10,14 @@ pub struct Model {
     pub id: String,
     pub partner_id: String,
     pub user_id: String,
-    /// `connect_account` | `reconnect` | `upload_receipt`.
-    pub flow: String,
+    pub flow: crate::enums::HostedFlow,
     /// The creation options as JSON.
     pub options_json: String,
     #[sea_orm(unique)]
     pub token_hash: String,
     pub browser_hash: Option<String>,
-    /// `pending` | `opened` | `completed` (expiry is computed).
-    pub status: String,
+    /// Expiry is computed from `expires_at`.
+    pub status: crate::enums::HostedSessionStatus,
     pub expires_at: DateTimeUtc,
     pub connection_id: Option<String>,
     pub expense_id: Option<String>,

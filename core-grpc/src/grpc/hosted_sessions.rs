@@ -1,6 +1,7 @@
 //! `sail.v1.HostedSessions` (the partner's API) and `sail.v1.HostedPages`
 //! (what the gateway's pages call).
 
+use entities::enums::HostedSessionStatus;
 use entities::{connection, hosted_session};
 use sail_api::pb::{self, hosted_pages_server::HostedPages, hosted_sessions_server::HostedSessions};
 use tonic::{Request, Response, Status};
@@ -26,7 +27,7 @@ fn session_to_pb(s: hosted_session::Model, url: Option<String>) -> Result<pb::Ho
         id: s.id,
         url,
         expires_at: time::rfc3339(&s.expires_at),
-        flow: s.flow,
+        flow: s.flow.to_string(),
         user_id: s.user_id,
         options: Some(pb::HostedSessionSettings {
             connection_type: settings.connection_type,
@@ -124,7 +125,7 @@ impl HostedPagesService {
         let settings = settings_of(session)?;
         let mut state = pb::PageState {
             session_id: session.id.clone(),
-            flow: session.flow.clone(),
+            flow: session.flow.to_string(),
             status: hosted_sessions::status_of(session, time::now()).to_string(),
             modal: settings.modal,
             connection_type: settings.connection_type.clone(),
@@ -143,14 +144,14 @@ impl HostedPagesService {
         if let Some(id) = connection_id
             && let Some(found) = connection::Entity::find_by_id(id.as_str()).one(db).await?
         {
-            if Flow::parse(&session.flow) == Some(Flow::Reconnect) {
+            if session.flow == Flow::Reconnect {
                 state.provider = Some(pb::ProviderChoice {
                     id: found.provider_id.clone().unwrap_or_default(),
                     name: found.provider_name.clone(),
                 });
                 state.connection_type = Some(found.r#type.to_string());
             }
-            if session.status == "completed" || Flow::parse(&session.flow) == Some(Flow::Reconnect) {
+            if session.status == HostedSessionStatus::Completed || session.flow == Flow::Reconnect {
                 state.connection_id = Some(found.id.clone());
                 state.connection_status = Some(found.status.to_string());
             }
@@ -172,7 +173,7 @@ impl HostedPagesService {
                 }
             }
         }
-        if Flow::parse(&session.flow) == Some(Flow::UploadReceipt) {
+        if session.flow == Flow::UploadReceipt {
             let choice = |t: entities::transaction::Model| pb::ExpenseChoice {
                 id: t.expense_id,
                 description: t.merchant_display_name.unwrap_or(t.description),
@@ -238,7 +239,7 @@ impl HostedPages for HostedPagesService {
         let caller = caller_of(req.caller)?;
         let (session, _) = hosted_sessions::authorize(&self.core.db, &caller, true).await?;
         let browser = caller.browser_secret.clone().unwrap_or_default();
-        if session.status == "completed" {
+        if session.status == HostedSessionStatus::Completed {
             return Ok(Response::new(self.state(&session, None, &browser, None).await?));
         }
         let provider_id = req.provider_id.clone();
@@ -269,7 +270,7 @@ impl HostedPages for HostedPagesService {
         let caller = caller_of(req.caller)?;
         let (session, _) = hosted_sessions::authorize(&self.core.db, &caller, true).await?;
         let browser = caller.browser_secret.clone().unwrap_or_default();
-        if session.status == "completed" || Flow::parse(&session.flow) != Some(Flow::UploadReceipt) {
+        if session.status == HostedSessionStatus::Completed || session.flow != Flow::UploadReceipt {
             return Ok(Response::new(self.state(&session, None, &browser, None).await?));
         }
         let settings = settings_of(&session)?;
