@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use crate::connections::{self, ConnectionTypeRules};
 use crate::db::begin_write;
-use crate::domain::{IdKind, Page, ScopeSet, hex, new_id, parse_id, random_token, time};
+use crate::domain::{IdKind, Page, Scope, ScopeSet, hex, new_id, parse_id, random_token, time};
 use crate::error::CoreError;
 use crate::events::EventType;
 use crate::outbox;
@@ -139,8 +139,7 @@ fn sha256(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
-fn require_scope(scopes: &ScopeSet, kind: ConnectionType, what: &str) -> Result<(), CoreError> {
-    let scope = kind.linking_scope();
+fn require_scope(scopes: &ScopeSet, scope: Scope, what: &str) -> Result<(), CoreError> {
     if scopes.contains(scope) {
         Ok(())
     } else {
@@ -162,7 +161,7 @@ pub async fn create(
     match new.flow {
         Flow::ConnectAccount => {
             let kind = s.connection_type.as_deref().and_then(ConnectionType::parse).unwrap_or(ConnectionType::Card);
-            require_scope(scopes, kind, &format!("Linking a {} connection", kind.as_str()))?;
+            require_scope(scopes, kind.linking_scope(), &format!("Linking a {} connection", kind.as_str()))?;
             if let Some(id) = &s.merchant_id {
                 merchant::Entity::find_by_id(id.as_str())
                     .one(db)
@@ -184,10 +183,11 @@ pub async fn create(
             if found.r#type == ConnectionType::External {
                 return Err(CoreError::ConnectionNotReconnectable { connection_id: found.id });
             }
-            require_scope(scopes, found.r#type, &format!("Reconnecting a {} connection", found.r#type.as_str()))?;
+            let what = format!("Reconnecting a {} connection", found.r#type.as_str());
+            require_scope(scopes, found.r#type.linking_scope(), &what)?;
         }
         Flow::UploadReceipt => {
-            require_scope(scopes, ConnectionType::Card, "Uploading a receipt")?;
+            require_scope(scopes, Scope::Expenses, "Uploading a receipt")?;
             if let Some(id) = &s.expense_id {
                 crate::expenses::get_expense(db, partner_id, &user.id, id)
                     .await

@@ -288,8 +288,7 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
             .adjudicate(&Purchase { description: name, merchant_name: None, mcc: None, amount_minor: 0, items: None })
             .merchant
             .and_then(|m| m.id);
-        if let Some(found) = resolved.filter(|found| found != expected) {
-            let _ = found;
+        if resolved.is_some_and(|found| found != expected) {
             return mismatch(
                 "receipt_mismatch",
                 format!("The receipt is from '{name}', another merchant than the purchase's."),
