@@ -192,7 +192,9 @@ async fn every_flow_in_a_real_browser() {
     inspect(&client, &axe_js, "connect-refused-modal").await;
     client.find(Locator::Id("username")).await.unwrap().send_keys("user_error").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait().for_element(Locator::Css("div.ok, div.error")).await.unwrap();
+    // The done page (its message is a status, where the refused form's is an
+    // alert): waiting for any message would find the previous refusal's.
+    client.wait().for_element(Locator::Css("div[role=status]")).await.unwrap();
     let connections = app.get(&key, &format!("/users/{user}/connections")).await.body;
     let card = connections["data"].as_array().unwrap().iter().find(|c| c["type"] == "card").unwrap().clone();
     let card_id = card["id"].as_str().unwrap().to_string();
