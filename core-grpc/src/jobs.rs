@@ -70,9 +70,10 @@ const JOB_CLAIM: ClaimSpec = ClaimSpec {
     order: "id",
 };
 
-/// Claims up to `max` of the oldest runnable jobs, oldest first.
+/// Claims up to `max` runnable jobs, in partner turns (each partner's oldest
+/// first), returned oldest first.
 pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result<Vec<job::Model>, CoreError> {
-    let mut claimed = lease::claim::<job::Entity>(db, &JOB_CLAIM, lease, max).await?;
+    let mut claimed = lease::claim::<job::Entity>(db, &JOB_CLAIM, lease, lease::ClaimLimit::up_to(max)).await?;
     claimed.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(claimed)
 }

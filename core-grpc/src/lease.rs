@@ -4,11 +4,18 @@
 //! worker takes the rows over. Completing is conditional on still holding
 //! the claim (the caller's job).
 //!
+//! Claims are fair across partners: rows are taken in turns, each partner's
+//! oldest runnable row first, then each partner's second, and so on, so one
+//! partner's backlog of thousands of rows delays another partner's single
+//! row by at most one claim (docs/architecture.md#background-work).
+//!
 //! On PostgreSQL the candidate rows are locked with `FOR UPDATE SKIP LOCKED`,
-//! so many workers in many processes claim disjoint rows at once. On SQLite
-//! the claim runs in a `BEGIN IMMEDIATE` transaction, which already admits one
-//! writer at a time; the locking clause is left out rather than written and
-//! silently dropped.
+//! so many workers in many processes claim disjoint rows at once: each
+//! partner's candidates are locked in a `LATERAL` subquery, and the turns are
+//! counted outside it (PostgreSQL refuses a window function beside `FOR
+//! UPDATE`). On SQLite the claim runs in a `BEGIN IMMEDIATE` transaction,
+//! which already admits one writer at a time; the locking clause is left out
+//! rather than written and silently dropped.
 
 use std::time::Duration;
 
@@ -31,12 +38,53 @@ pub struct ClaimSpec {
     pub order: &'static str,
 }
 
-/// Claims up to `max` runnable rows of `spec.table` for `lease`.
+/// Which rows one claim may take.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaimLimit<'a> {
+    /// Rows in all.
+    pub max: u64,
+    /// Rows of any one partner.
+    pub per_partner: u64,
+    /// Partners whose rows are not to be taken this time (a worker's own
+    /// cap on one partner's work in flight).
+    pub skip_partners: &'a [String],
+}
+
+impl ClaimLimit<'_> {
+    /// Up to `max` rows, any number of them one partner's (turns still
+    /// interleave partners).
+    pub fn up_to(max: u64) -> ClaimLimit<'static> {
+        ClaimLimit { max, per_partner: max, skip_partners: &[] }
+    }
+}
+
+/// The `SELECT` of the ids to claim, in partner turns (see the module docs).
+fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimLimit<'_>, skip: &str) -> String {
+    let ClaimSpec { table, runnable, order, .. } = spec;
+    let (max, per_partner) = (limit.max, limit.per_partner.min(limit.max));
+    if backend == DatabaseBackend::Postgres {
+        format!(
+            "SELECT c.id FROM (SELECT DISTINCT partner_id FROM {table} WHERE ({runnable}){skip}) AS p \
+             CROSS JOIN LATERAL (SELECT * FROM {table} WHERE {table}.partner_id = p.partner_id AND ({runnable}) \
+             ORDER BY {order} LIMIT {per_partner} FOR UPDATE SKIP LOCKED) AS c \
+             ORDER BY ROW_NUMBER() OVER (PARTITION BY c.partner_id ORDER BY {order}), {order} LIMIT {max}"
+        )
+    } else {
+        format!(
+            "SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY partner_id ORDER BY {order}) AS turn, \
+             ROW_NUMBER() OVER (ORDER BY {order}) AS position FROM {table} WHERE ({runnable}){skip}) \
+             WHERE turn <= {per_partner} ORDER BY turn, position LIMIT {max}"
+        )
+    }
+}
+
+/// Claims runnable rows of `spec.table` for `lease`, within `limit`, in
+/// partner turns.
 pub async fn claim<E>(
     db: &DatabaseConnection,
     spec: &ClaimSpec,
     lease: Duration,
-    max: u64,
+    limit: ClaimLimit<'_>,
 ) -> Result<Vec<E::Model>, CoreError>
 where
     E: EntityTrait,
@@ -45,20 +93,26 @@ where
     let backend = db.get_database_backend();
     let now = time::now();
     let now_ms = now.timestamp_millis();
-    let lock = if backend == DatabaseBackend::Postgres { " FOR UPDATE SKIP LOCKED" } else { "" };
-    let sql = format!(
-        "UPDATE {table} SET {set} WHERE id IN (SELECT id FROM {table} WHERE {runnable} ORDER BY {order} LIMIT {max}{lock}) RETURNING *",
-        table = spec.table,
-        set = spec.set,
-        runnable = spec.runnable,
-        order = spec.order,
-    );
-    // SQLite takes numbered parameters as ?1, ?2…; PostgreSQL as $1, $2….
-    let sql = if backend == DatabaseBackend::Postgres { sql } else { sql.replace('$', "?") };
     let mut values: Vec<sea_orm::Value> = vec![(now_ms + lease.as_millis() as i64).into(), now_ms.into()];
     if spec.set.contains("$3") || spec.runnable.contains("$3") {
         values.push(now.into());
     }
+    // Partners to skip are bound, never spliced into the SQL.
+    let mut skip = String::new();
+    if !limit.skip_partners.is_empty() {
+        let first = values.len() + 1;
+        let placeholders: Vec<String> = (first..first + limit.skip_partners.len()).map(|n| format!("${n}")).collect();
+        skip = format!(" AND partner_id NOT IN ({})", placeholders.join(", "));
+        values.extend(limit.skip_partners.iter().map(|p| sea_orm::Value::from(p.clone())));
+    }
+    let sql = format!(
+        "UPDATE {table} SET {set} WHERE id IN ({selection}) RETURNING *",
+        table = spec.table,
+        set = spec.set,
+        selection = fair_selection(backend, spec, &limit, &skip),
+    );
+    // SQLite takes numbered parameters as ?1, ?2…; PostgreSQL as $1, $2….
+    let sql = if backend == DatabaseBackend::Postgres { sql } else { sql.replace('$', "?") };
     let txn = begin_write(db).await?;
     let claimed = E::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).all(&*txn).await?;
     txn.commit().await?;

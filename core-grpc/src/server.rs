@@ -82,7 +82,7 @@ pub async fn run(
     let mut workers: Vec<_> =
         (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), Jobs, stop_rx.clone()))).collect();
     if core.config.workers > 0 {
-        workers.push(tokio::spawn(worker::run(core.clone(), Deliveries, stop_rx.clone())));
+        workers.push(tokio::spawn(worker::run(core.clone(), Deliveries::start(&core), stop_rx.clone())));
     }
 
     // Every call has a request id (the caller's `request-id`, or one made

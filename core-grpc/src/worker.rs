@@ -30,6 +30,12 @@ pub trait LeasedWork: Send + Sync + 'static {
     /// Does the work and records its outcome; failures are the work's own
     /// to record (a lost lease hands the rows to another worker).
     fn process(&self, core: &Core, claimed: Vec<Self::Item>) -> impl Future<Output = ()> + Send;
+
+    /// Called once when the worker stops: work still in flight (a pipeline
+    /// such as webhook delivery) is finished and recorded here.
+    fn finish(&self, _core: &Core) -> impl Future<Output = ()> + Send {
+        std::future::ready(())
+    }
 }
 
 /// Runs one worker of `work` until `stop` turns true.
@@ -52,4 +58,5 @@ pub async fn run<W: LeasedWork>(core: Core, work: W, mut stop: watch::Receiver<b
             _ = tokio::time::sleep(W::POLL_INTERVAL) => {}
         }
     }
+    work.finish(&core).await;
 }

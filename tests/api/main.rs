@@ -13,6 +13,7 @@ mod connections;
 mod directory;
 mod errors;
 mod expenses;
+mod fairness;
 mod grpc;
 mod hosted_sessions;
 mod idempotency;

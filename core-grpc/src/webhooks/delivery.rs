@@ -1,21 +1,24 @@
 //! Delivering events to endpoints: the outbox rows (`outbox`) are claimed
-//! under a lease by the generic worker loop (`worker`), each event signed and
-//! POSTed, every attempt recorded, and failures rescheduled with exponential
+//! under a lease by the generic worker loop (`worker`), fairly across
+//! partners, each event signed and POSTed on its own task, each attempt
+//! recorded as it finishes, and failures rescheduled with exponential
 //! backoff and jitter until the configured maximum age.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
 use rand::Rng;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::{UrlCheck, check_url, signature};
 use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::lease::{self, ClaimSpec};
+use crate::lease::{self, ClaimLimit, ClaimSpec};
 use crate::outbox::{DeliveryStatus, EndpointStatus};
 use crate::state::Core;
 use crate::worker::LeasedWork;
@@ -24,8 +27,6 @@ use crate::worker::LeasedWork;
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
 /// A worker's hold on a delivery: longer than an attempt can take.
 const LEASE: Duration = Duration::from_secs(60);
-/// Deliveries a worker claims and sends at once.
-const CLAIM_BATCH: u64 = 64;
 
 const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     table: "webhook_deliveries",
@@ -133,64 +134,93 @@ struct Outcome {
     result: AttemptResult,
 }
 
-/// Attempts a batch of claimed deliveries concurrently (events and
-/// endpoints loaded in two queries), then records every attempt and
-/// reschedules or closes each delivery in one transaction, each only while
-/// its claim is still this worker's.
-async fn deliver_batch(core: &Core, claimed: Vec<webhook_delivery::Model>) -> Result<(), CoreError> {
-    let db = &core.db;
-    let event_ids: Vec<String> = claimed.iter().map(|d| d.event_id.clone()).collect();
-    let endpoint_ids: Vec<String> = claimed.iter().map(|d| d.endpoint_id.clone()).collect();
-    let events: HashMap<String, event::Model> = event::Entity::find()
-        .filter(event::Column::Id.is_in(event_ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
-    let endpoints: HashMap<String, webhook_endpoint::Model> = webhook_endpoint::Entity::find()
-        .filter(webhook_endpoint::Column::Id.is_in(endpoint_ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|e| (e.id.clone(), e))
-        .collect();
+/// What the recorder is handed: an attempt's outcome, or a request to say
+/// when everything handed over before it is recorded.
+enum ToRecord {
+    Outcome(Outcome),
+    Flush(oneshot::Sender<()>),
+}
 
-    let mut sends = tokio::task::JoinSet::new();
-    for delivery in claimed {
-        let (Some(event), Some(endpoint)) = (events.get(&delivery.event_id), endpoints.get(&delivery.endpoint_id))
-        else {
-            tracing::error!(delivery = %delivery.id, "delivery lost its event or endpoint");
-            continue;
-        };
-        if endpoint.status != EndpointStatus::Enabled {
-            close(db, &delivery, DeliveryStatus::Cancelled).await?;
-            continue;
-        }
-        let (core, event, endpoint) = (core.clone(), event.clone(), endpoint.clone());
-        sends.spawn(async move {
-            let result = attempt(&core, &endpoint, &event).await;
-            result.map(|result| Outcome { claimed: delivery, event, result })
-        });
-    }
-    let mut outcomes = Vec::new();
-    while let Some(done) = sends.join_next().await {
-        match done {
-            Ok(Ok(outcome)) => outcomes.push(outcome),
-            Ok(Err(err)) => tracing::error!(error = %err, "a webhook attempt could not be made"),
-            Err(err) => tracing::error!(error = %err, "a webhook attempt panicked"),
-        }
-    }
-    if outcomes.is_empty() {
-        return Ok(());
+/// Sends in flight at once, per core.
+pub const MAX_IN_FLIGHT: usize = 64;
+/// Sends of one partner in flight at once: a partner whose endpoints never
+/// answer holds at most this many of the [`MAX_IN_FLIGHT`] slots, each for
+/// at most the attempt timeout.
+pub const MAX_IN_FLIGHT_PER_PARTNER: usize = 16;
+/// Outcomes recorded in one transaction at most.
+const RECORD_BATCH: usize = 256;
+
+/// Which sends are in flight: a slot per send, counted per partner.
+struct InFlight {
+    slots: Arc<Semaphore>,
+    per_partner: Mutex<HashMap<String, usize>>,
+}
+
+impl InFlight {
+    fn partners_at_cap(&self) -> Vec<String> {
+        let counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        counts.iter().filter(|(_, n)| **n >= MAX_IN_FLIGHT_PER_PARTNER).map(|(p, _)| p.clone()).collect()
     }
 
+    fn count(&self, partner: &str, change: isize) {
+        let mut counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let n = counts.entry(partner.to_string()).or_default();
+        *n = n.saturating_add_signed(change);
+        if *n == 0 {
+            counts.remove(partner);
+        }
+    }
+}
+
+/// One send's hold on its slot and its partner's count, released on drop
+/// (when the send has finished and its outcome is handed to the recorder).
+struct Slot {
+    in_flight: Arc<InFlight>,
+    partner: String,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.in_flight.count(&self.partner, -1);
+    }
+}
+
+/// Records outcomes as sends finish: whatever has arrived is written in one
+/// transaction (group commit), so a send that takes ten seconds delays no
+/// other send's record, and a busy worker still writes in batches.
+async fn record_as_they_finish(core: Core, mut outcomes: mpsc::UnboundedReceiver<ToRecord>) {
+    while let Some(first) = outcomes.recv().await {
+        let mut batch = Vec::new();
+        let mut flushes = Vec::new();
+        let mut next = Some(first);
+        while let Some(item) = next {
+            match item {
+                ToRecord::Outcome(outcome) => batch.push(outcome),
+                ToRecord::Flush(done) => flushes.push(done),
+            }
+            next = if batch.len() < RECORD_BATCH { outcomes.try_recv().ok() } else { None };
+        }
+        if !batch.is_empty()
+            && let Err(err) = record(&core, batch).await
+        {
+            tracing::error!(error = %err, "recording webhook attempts failed; their leases will expire");
+        }
+        for done in flushes {
+            let _ = done.send(());
+        }
+    }
+}
+
+/// Records every attempt and reschedules or closes each delivery in one
+/// transaction, each only while its claim is still this worker's.
+async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError> {
     // Rows are updated in id order, as every writer of deliveries does
     // (`outbox::redeliver`): two transactions that lock the same rows in
     // the same order cannot deadlock on PostgreSQL.
     outcomes.sort_by(|a, b| a.claimed.id.cmp(&b.claimed.id));
     let now = time::now();
-    let txn = begin_write(db).await?;
+    let txn = begin_write(&core.db).await?;
     let attempts: Vec<webhook_attempt::ActiveModel> = outcomes
         .iter()
         .map(|o| webhook_attempt::ActiveModel {
@@ -257,9 +287,80 @@ async fn close(
     Ok(())
 }
 
-/// Webhook deliveries as [`LeasedWork`]: due deliveries claimed in batches,
-/// sent concurrently, recorded together.
-pub struct Deliveries;
+/// Webhook deliveries as [`LeasedWork`], as a pipeline: the worker claims
+/// as many due deliveries as it has free slots (in partner turns, skipping
+/// partners at their cap), starts each send on its own task and claims
+/// again; each outcome goes to the recorder as its send finishes. A slow
+/// endpoint holds its own slot and nothing else.
+pub struct Deliveries {
+    in_flight: Arc<InFlight>,
+    recorder: mpsc::UnboundedSender<ToRecord>,
+}
+
+impl Deliveries {
+    /// A delivery worker for `core`, with its recorder task started.
+    pub fn start(core: &Core) -> Deliveries {
+        let (recorder, outcomes) = mpsc::unbounded_channel();
+        tokio::spawn(record_as_they_finish(core.clone(), outcomes));
+        let in_flight =
+            Arc::new(InFlight { slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)), per_partner: Mutex::default() });
+        Deliveries { in_flight, recorder }
+    }
+
+    /// Loads the claimed deliveries' events and endpoints (two queries) and
+    /// starts a send for each.
+    async fn start_sends(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) -> Result<(), CoreError> {
+        let db = &core.db;
+        let event_ids: Vec<String> = claimed.iter().map(|d| d.event_id.clone()).collect();
+        let endpoint_ids: Vec<String> = claimed.iter().map(|d| d.endpoint_id.clone()).collect();
+        let events: HashMap<String, event::Model> = event::Entity::find()
+            .filter(event::Column::Id.is_in(event_ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|e| (e.id.clone(), e))
+            .collect();
+        let endpoints: HashMap<String, webhook_endpoint::Model> = webhook_endpoint::Entity::find()
+            .filter(webhook_endpoint::Column::Id.is_in(endpoint_ids))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|e| (e.id.clone(), e))
+            .collect();
+        for delivery in claimed {
+            let (Some(event), Some(endpoint)) = (events.get(&delivery.event_id), endpoints.get(&delivery.endpoint_id))
+            else {
+                tracing::error!(delivery = %delivery.id, "delivery lost its event or endpoint");
+                continue;
+            };
+            if endpoint.status != EndpointStatus::Enabled {
+                close(db, &delivery, DeliveryStatus::Cancelled).await?;
+                continue;
+            }
+            // The claim took no more rows than there were free slots, and
+            // only this worker takes them.
+            let Ok(permit) = self.in_flight.slots.clone().try_acquire_owned() else {
+                tracing::warn!(delivery = %delivery.id, "no free slot; the lease will hand the delivery back");
+                continue;
+            };
+            self.in_flight.count(&delivery.partner_id, 1);
+            let slot =
+                Slot { in_flight: self.in_flight.clone(), partner: delivery.partner_id.clone(), _permit: permit };
+            let (core, event, endpoint, recorder) =
+                (core.clone(), event.clone(), endpoint.clone(), self.recorder.clone());
+            tokio::spawn(async move {
+                match attempt(&core, &endpoint, &event).await {
+                    Ok(result) => {
+                        let _ = recorder.send(ToRecord::Outcome(Outcome { claimed: delivery, event, result }));
+                    }
+                    Err(err) => tracing::error!(error = %err, "a webhook attempt could not be made"),
+                }
+                drop(slot);
+            });
+        }
+        Ok(())
+    }
+}
 
 impl LeasedWork for Deliveries {
     type Item = webhook_delivery::Model;
@@ -267,12 +368,27 @@ impl LeasedWork for Deliveries {
     const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
     async fn claim(&self, core: &Core) -> Result<Vec<webhook_delivery::Model>, CoreError> {
-        lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, CLAIM_BATCH).await
+        // Wait for a free slot: every slot busy means every send is at most
+        // an attempt timeout from finishing.
+        drop(self.in_flight.slots.acquire().await.map_err(|err| CoreError::Internal(err.to_string()))?);
+        let free = self.in_flight.slots.available_permits() as u64;
+        let at_cap = self.in_flight.partners_at_cap();
+        let limit = ClaimLimit { max: free, per_partner: MAX_IN_FLIGHT_PER_PARTNER as u64, skip_partners: &at_cap };
+        lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, limit).await
     }
 
     async fn process(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) {
-        if let Err(err) = deliver_batch(core, claimed).await {
-            tracing::error!(error = %err, "recording webhook deliveries failed; their leases will expire");
+        if let Err(err) = self.start_sends(core, claimed).await {
+            tracing::error!(error = %err, "starting webhook sends failed; their leases will expire");
+        }
+    }
+
+    async fn finish(&self, _core: &Core) {
+        // Let every send in flight finish, then wait for their records.
+        let _all = self.in_flight.slots.acquire_many(MAX_IN_FLIGHT as u32).await;
+        let (done, recorded) = oneshot::channel();
+        if self.recorder.send(ToRecord::Flush(done)).is_ok() {
+            let _ = recorded.await;
         }
     }
 }
