@@ -87,6 +87,13 @@ impl Counts {
     pub fn total(&self) -> u32 {
         self.eligible + self.ineligible + self.needs_review
     }
+
+    /// Adds another batch's counts to these.
+    pub fn merge(&mut self, other: Counts) {
+        self.eligible += other.eligible;
+        self.ineligible += other.ineligible;
+        self.needs_review += other.needs_review;
+    }
 }
 
 /// The engine's decision on a new transaction.

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use chrono::{Days, NaiveDate};
 use entities::{connection, job, transaction};
 use sail_api::pb;
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, TransactionTrait};
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
 use crate::db::begin_write;
@@ -239,6 +239,86 @@ pub async fn run_ingest_jobs(
         .await?;
         jobs::complete(&*txn, job, counts.total() as i32).await?;
     }
+    txn.commit().await?;
+    Ok(())
+}
+
+/// What a row that fails on its own tells the partner; the cause stays in
+/// Sail's log.
+const ROW_FAILED: &str = "This transaction could not be stored; the rest of the batch was. Push it again (same external_transaction_id) to retry.";
+
+/// Runs one ingestion job row by row, after it failed as a whole: each row
+/// is adjudicated and written under its own savepoint, so a row that fails
+/// is recorded on the job as failed while every other row is stored, and
+/// the job completes. When no row can be stored the cause is not the rows
+/// (the database, say): the job fails as a whole and is retried as usual.
+pub async fn run_ingest_job_row_by_row(
+    db: &DatabaseConnection,
+    engine: &Engine,
+    job: &job::Model,
+) -> Result<(), CoreError> {
+    let batch: Vec<NewTransaction> = serde_json::from_str(job.payload.as_deref().unwrap_or("[]"))
+        .map_err(|err| CoreError::Internal(format!("payload of {}: {err}", job.id)))?;
+    let owner_id = job.connection_id.as_deref().unwrap_or_default();
+    let owner = connection::Entity::find_by_id(owner_id)
+        .one(db)
+        .await?
+        .ok_or_else(|| CoreError::Internal(format!("connection {owner_id} of {} vanished", job.id)))?;
+    let backend = db.get_database_backend();
+    let rows = batch.len();
+    let txn = begin_write(db).await?;
+    let mut counts = expenses::Counts::default();
+    let mut failures = Vec::new();
+    for (index, new) in batch.into_iter().enumerate() {
+        let external_transaction_id = new.external_transaction_id.clone();
+        let written =
+            match expenses::adjudicate_batch(backend, engine, &owner, &job.id, vec![new], OnRepeat::LatestPushWins) {
+                Ok(adjudicated) => {
+                    let savepoint = txn.begin().await?;
+                    match expenses::write_adjudicated(&savepoint, adjudicated).await {
+                        Ok(row_counts) => savepoint.commit().await.map(|()| row_counts).map_err(CoreError::from),
+                        Err(err) => {
+                            savepoint.rollback().await?;
+                            Err(err)
+                        }
+                    }
+                }
+                Err(err) => Err(err),
+            };
+        match written {
+            Ok(row_counts) => counts.merge(row_counts),
+            Err(err) => {
+                tracing::error!(job = %job.id, index, error = %err, "a pushed row failed on its own");
+                failures.push(jobs::RowFailure {
+                    index,
+                    external_transaction_id,
+                    code: sail_api::ErrorCode::InternalError.as_str().to_string(),
+                    message: ROW_FAILED.to_string(),
+                });
+            }
+        }
+    }
+    if failures.len() == rows {
+        return Err(CoreError::Internal(format!("no row of {} could be stored", job.id)));
+    }
+    outbox::record(
+        &txn,
+        &job.partner_id,
+        EventType::TransactionsIngested,
+        serde_json::json!({
+            "user_id": job.user_id,
+            "connection_id": job.connection_id,
+            "job_id": job.id,
+            "accepted": job.accepted,
+            "duplicates_updated": job.duplicates_updated,
+            // Present only when rows failed (docs/webhooks.md): the
+            // contract's shape is otherwise unchanged.
+            "failed": failures.len(),
+            "counts": counts,
+        }),
+    )
+    .await?;
+    jobs::complete_with_failures(&*txn, job, counts.total() as i32, &failures).await?;
     txn.commit().await?;
     Ok(())
 }

@@ -74,7 +74,14 @@ async fn run_one_in_span(core: &Core, claimed: job::Model) {
     let result = match claimed.kind {
         JobKind::SyncConnection => sandbox::run_sync_job(&core.db, &core.engine, &core.config.keyring, &claimed).await,
         JobKind::IngestTransactions => {
-            ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await
+            match ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await {
+                Ok(()) => Ok(()),
+                // One bad row must not cost the batch: store the others.
+                Err(err) => {
+                    tracing::warn!(error = %err, "the batch failed as a whole; storing it row by row");
+                    ingest::run_ingest_job_row_by_row(&core.db, &core.engine, &claimed).await
+                }
+            }
         }
         JobKind::ReadReceipt => receipts::run_read_job(&core.db, &core.engine, &core.config.keyring, &claimed).await,
     };

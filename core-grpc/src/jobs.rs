@@ -56,6 +56,8 @@ pub async fn enqueue(txn: &WriteTxn, new: NewJob<'_>) -> Result<job::Model, Core
         created_at: Set(time::now()),
         started_at: Set(None),
         completed_at: Set(None),
+        failed: Set(0),
+        failures_json: Set(None),
     };
     let queued = model.insert(&**txn).await?;
     txn.wake_workers_on_commit();
@@ -78,12 +80,38 @@ pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result
     Ok(claimed)
 }
 
+/// A row of a batch that failed on its own (the `JobRowFailure` of proto).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct RowFailure {
+    pub index: usize,
+    pub external_transaction_id: String,
+    pub code: String,
+    pub message: String,
+}
+
 /// Marks a claimed job completed, inside the transaction that applied its
 /// effects. Fails (so the caller rolls back) when the claim was lost.
 pub async fn complete(db: &impl ConnectionTrait, claimed: &job::Model, processed: i32) -> Result<(), CoreError> {
+    complete_with_failures(db, claimed, processed, &[]).await
+}
+
+/// [`complete`], recording rows that failed on their own.
+pub async fn complete_with_failures(
+    db: &impl ConnectionTrait,
+    claimed: &job::Model,
+    processed: i32,
+    failures: &[RowFailure],
+) -> Result<(), CoreError> {
+    let failures_json = if failures.is_empty() {
+        None
+    } else {
+        Some(serde_json::to_string(failures).map_err(|err| CoreError::Internal(err.to_string()))?)
+    };
     let result = job::Entity::update_many()
         .col_expr(job::Column::Status, JobStatus::Completed.into())
         .col_expr(job::Column::Processed, processed.into())
+        .col_expr(job::Column::Failed, (failures.len() as i32).into())
+        .col_expr(job::Column::FailuresJson, failures_json.into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
         .col_expr(job::Column::Payload, Option::<String>::None.into())
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())

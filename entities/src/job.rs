@@ -25,6 +25,11 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     pub started_at: Option<DateTimeUtc>,
     pub completed_at: Option<DateTimeUtc>,
+    /// Rows of the batch that failed on their own (the rest were stored).
+    pub failed: i32,
+    /// Which rows failed and why, as JSON `[{index, external_transaction_id,
+    /// code, message}]`; null when none did.
+    pub failures_json: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,7 @@ mod m20261123_000005_expense_evidence;
 mod m20261123_000006_personal_data;
 mod m20261123_000007_receipts;
 mod m20261123_000008_hosted_sessions;
+mod m20261123_000009_job_row_failures;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000006_personal_data::Migration),
             Box::new(m20261123_000007_receipts::Migration),
             Box::new(m20261123_000008_hosted_sessions::Migration),
+            Box::new(m20261123_000009_job_row_failures::Migration),
         ]
     }
 }

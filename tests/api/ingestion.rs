@@ -9,7 +9,7 @@ use entities::{event, job, transaction};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
-use crate::helpers::{Options, TestApp};
+use crate::helpers::{Options, TestApp, eventually};
 
 /// A partner key for the classification path, a user and an external connection.
 pub async fn setup(app: &TestApp) -> (String, String, String) {
@@ -461,4 +461,85 @@ async fn several_cores_share_the_work_and_never_process_a_job_twice() {
         event::Entity::find().filter(event::Column::Type.eq("transactions.ingested")).all(&app.db).await.unwrap();
     assert_eq!(events.len(), 12, "one event per job");
     drop(extra);
+}
+
+/// Makes the database itself refuse to store any purchase described as
+/// `description`: a real failure at write time, after the `202`.
+async fn poison_description(app: &TestApp, description: &str) {
+    use sea_orm::ConnectionTrait;
+    let statements = if app.test_db.is_postgres() {
+        vec![
+            format!(
+                "CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.description = '{description}' THEN \
+                 RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql"
+            ),
+            "CREATE TRIGGER poison BEFORE INSERT OR UPDATE ON transactions FOR EACH ROW EXECUTE FUNCTION poison()"
+                .into(),
+        ]
+    } else {
+        vec![format!(
+            "CREATE TRIGGER poison BEFORE INSERT ON transactions WHEN NEW.description = '{description}' \
+             BEGIN SELECT RAISE(ABORT, 'poisoned row'); END"
+        )]
+    };
+    for statement in statements {
+        app.db.execute_unprepared(&statement).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_row_that_fails_after_the_202_fails_alone_and_the_rest_are_stored() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    poison_description(&app, "POISON ROW").await;
+    let rows = vec![
+        tx("ok-1", "WALGREENS #1234", None, 12.5),
+        tx("bad", "POISON ROW", None, 3.0),
+        tx("ok-2", "SHELL OIL 5744", Some("5541"), 40.0),
+    ];
+    let reply = push(&app, &key, &user, &connection, rows).await;
+    assert_eq!(reply.status, 202, "{}", reply.body);
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+    let job = wait_for_job(&app, &key, &job_id).await;
+    assert_eq!(job["status"], "completed", "{job}");
+    assert_eq!(job["processed"], 2);
+    assert_eq!(job["failed"], 1);
+    assert_eq!(job["failures"][0]["index"], 1);
+    assert_eq!(job["failures"][0]["external_transaction_id"], "bad");
+    assert_eq!(job["failures"][0]["code"], "internal_error");
+    assert!(!job.to_string().contains("poisoned"), "the cause stays in Sail's log: {job}");
+
+    let expenses = app.get(&key, &format!("/users/{user}/expenses")).await.body;
+    let ids: Vec<&str> =
+        expenses["data"].as_array().unwrap().iter().map(|e| e["external_transaction_id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(ids.contains(&"ok-1") && ids.contains(&"ok-2"));
+    let events = app.get(&key, "/events?type=transactions.ingested").await.body;
+    assert_eq!(events["data"][0]["data"]["failed"], 1);
+    let counts = &events["data"][0]["data"]["counts"];
+    let counted: u64 = ["eligible", "ineligible", "needs_review"].iter().map(|k| counts[k].as_u64().unwrap()).sum();
+    assert_eq!(counted, 2, "{counts}");
+
+    // gRPC callers read the same job.
+    let mut client = sail_api::pb::jobs_client::JobsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::GetJobRequest { job_id: job_id.clone() });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let over_grpc = client.get_job(request).await.unwrap().into_inner();
+    assert_eq!(over_grpc.failed, 1);
+    assert_eq!(over_grpc.failures[0].external_transaction_id, "bad");
+}
+
+#[tokio::test]
+async fn a_batch_no_row_of_which_can_be_stored_fails_as_a_whole() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    poison_description(&app, "POISON ROW").await;
+    let reply = push(&app, &key, &user, &connection, vec![tx("bad", "POISON ROW", None, 3.0)]).await;
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+    let job = eventually("the job to give up", Duration::from_secs(30), || async {
+        let job = app.get(&key, &format!("/jobs/{job_id}")).await.body;
+        (job["status"] == "failed").then_some(job)
+    })
+    .await;
+    assert_eq!(job["processed"], 0);
 }

@@ -21,7 +21,24 @@ pub struct TransactionsService {
 }
 
 pub fn job_to_pb(j: job::Model) -> pb::Job {
+    let failures: Vec<jobs::RowFailure> = match &j.failures_json {
+        Some(json) => serde_json::from_str(json).unwrap_or_else(|err| {
+            tracing::error!(job = %j.id, error = %err, "stored row failures do not parse");
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
     pb::Job {
+        failed: i64::from(j.failed),
+        failures: failures
+            .into_iter()
+            .map(|f| pb::JobRowFailure {
+                index: f.index as i64,
+                external_transaction_id: f.external_transaction_id,
+                code: f.code,
+                message: f.message,
+            })
+            .collect(),
         id: j.id,
         status: j.status.to_string(),
         accepted: i64::from(j.accepted),
