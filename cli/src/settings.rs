@@ -93,6 +93,15 @@ pub struct CoreArgs {
     /// cloud metadata and other special-purpose addresses are refused anyway).
     #[arg(long, env = "SAIL_WEBHOOK_ALLOW_PRIVATE", default_value_t = false, action = ArgAction::Set)]
     pub webhook_allow_private: bool,
+    /// Requests a second per client address that bring no recently
+    /// verified API key (each costs a database lookup); burst twice that.
+    /// 0 disables the limit.
+    #[arg(long, env = "SAIL_UNAUTHENTICATED_RPS", default_value_t = 20)]
+    pub unauthenticated_rps: u32,
+    /// Gateway addresses trusted to forward the client's address
+    /// (comma-separated IPs); loopback always is.
+    #[arg(long, env = "SAIL_TRUSTED_GATEWAYS", value_delimiter = ',')]
+    pub trusted_gateways: Vec<std::net::IpAddr>,
     #[command(flatten)]
     pub encryption: EncryptionArgs,
 }
@@ -121,6 +130,8 @@ impl CoreArgs {
             workers: self.workers,
             job_lease: Duration::from_secs(self.job_lease_s),
             webhook_allow_private: self.webhook_allow_private,
+            unauthenticated_rps: self.unauthenticated_rps,
+            trusted_gateways: self.trusted_gateways.clone(),
             // Replaced by the operator's keyring before the core starts
             // (`encryption::keyring`).
             ..core_grpc::CoreConfig::default()

@@ -3,12 +3,18 @@
 //! limit, and the scope check against the access rule `proto/` declares for the
 //! method. The authenticated [`Caller`] rides in the request extensions.
 //!
+//! Verified keys are kept for a second ([`KeyCache`]), so the hot path reads
+//! no database and a revocation reaches every core within that second.
+//! Requests that bring no verified key (each costs a lookup) are limited per
+//! client address ([`AddressLimits`]) before the lookup is made.
+//!
 //! PII operations take a second credential on the same path: the user token
 //! in `sail-user-token` metadata, checked against the rule's
 //! `user_token_scope` (so the rule has one source, the proto), its grant
 //! riding in the extensions beside the caller for the handler to bind to the
 //! user in the request.
 
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -25,6 +31,9 @@ use tower_http::auth::AsyncAuthorizeRequest;
 use crate::domain::ScopeSet;
 use crate::error::CoreError;
 use crate::user_tokens::{self, TokenGrant};
+
+/// Metadata in which a trusted gateway forwards its client's IP address.
+pub const CLIENT_ADDR: &str = "sail-client-addr";
 
 /// The prefix of every API key secret.
 pub const KEY_PREFIX: &str = "sk_";
@@ -74,8 +83,8 @@ pub fn token_grant_for<T>(request: &tonic::Request<T>, user_id: &str) -> Result<
     Ok(grant)
 }
 
-/// Finds the active key for a presented `authorization` value.
-pub async fn authenticate(db: &impl ConnectionTrait, authorization: Option<&str>) -> Result<Caller, CoreError> {
+/// The key secret of an `authorization` value, when it is well-formed.
+fn presented_secret(authorization: Option<&str>) -> Result<&str, CoreError> {
     let header =
         authorization.ok_or(CoreError::InvalidApiKey("No API key was provided. Send 'Authorization: Bearer sk_…'."))?;
     let secret = header
@@ -86,8 +95,19 @@ pub async fn authenticate(db: &impl ConnectionTrait, authorization: Option<&str>
     if !looks_like_key(secret) {
         return Err(CoreError::InvalidApiKey("The API key is malformed."));
     }
+    Ok(secret)
+}
+
+/// Finds the active key for a presented `authorization` value.
+pub async fn authenticate(db: &impl ConnectionTrait, authorization: Option<&str>) -> Result<Caller, CoreError> {
+    let secret = presented_secret(authorization)?;
+    lookup_key(db, &hash_key_secret(secret)).await
+}
+
+/// Reads the active key whose secret hashes to `secret_hash`.
+async fn lookup_key(db: &impl ConnectionTrait, secret_hash: &str) -> Result<Caller, CoreError> {
     let key = api_key::Entity::find()
-        .filter(api_key::Column::SecretHash.eq(hash_key_secret(secret)))
+        .filter(api_key::Column::SecretHash.eq(secret_hash))
         .one(db)
         .await?
         .filter(|key| key.revoked_at.is_none())
@@ -155,16 +175,114 @@ impl RateLimits {
     }
 }
 
+/// API keys verified in the last `ttl`, by secret hash: authentication
+/// without a database round trip on the hot path. Entries are never
+/// updated, only dropped at `ttl`, so a key revoked or re-scoped (by
+/// `sail keys`, on any core) is read afresh within `ttl` everywhere.
+pub struct KeyCache {
+    verified: mini_moka::sync::Cache<String, Caller>,
+}
+
+/// Keys a core keeps verified at once; beyond it the least used are dropped.
+const KEY_CACHE_CAPACITY: u64 = 100_000;
+
+impl KeyCache {
+    pub fn new(ttl: std::time::Duration) -> Self {
+        let verified = mini_moka::sync::Cache::builder().max_capacity(KEY_CACHE_CAPACITY).time_to_live(ttl).build();
+        KeyCache { verified }
+    }
+
+    fn get(&self, secret_hash: &str) -> Option<Caller> {
+        self.verified.get(&secret_hash.to_string())
+    }
+
+    fn insert(&self, secret_hash: String, caller: Caller) {
+        self.verified.insert(secret_hash, caller);
+    }
+}
+
+/// Requests that bring no verified key, limited per client address: each
+/// costs a database lookup, and nothing else bounds them. Burst: twice the
+/// rate.
+pub struct AddressLimits {
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    burst: u32,
+    trusted_gateways: Vec<IpAddr>,
+}
+
+impl AddressLimits {
+    pub fn new(rps: u32, trusted_gateways: impl IntoIterator<Item = IpAddr>) -> Self {
+        let burst = rps.saturating_mul(2);
+        let limiter = NonZeroU32::new(rps)
+            .map(|rps| RateLimiter::keyed(Quota::per_second(rps).allow_burst(NonZeroU32::new(burst).unwrap_or(rps))));
+        AddressLimits { limiter, burst, trusted_gateways: trusted_gateways.into_iter().collect() }
+    }
+
+    /// The client's address: the peer's own, or the one a trusted gateway
+    /// forwards for it.
+    fn client(&self, peer: Option<IpAddr>, forwarded: Option<&str>) -> Option<IpAddr> {
+        let trusted = peer.is_some_and(|p| p.is_loopback() || self.trusted_gateways.contains(&p));
+        match forwarded.and_then(|f| f.parse::<IpAddr>().ok()) {
+            Some(client) if trusted => Some(client),
+            _ => peer,
+        }
+    }
+
+    fn check(&self, client: Option<IpAddr>) -> Result<(), CoreError> {
+        let (Some(limiter), Some(client)) = (&self.limiter, client) else {
+            return Ok(());
+        };
+        limiter.check_key(&client).map_err(|not_until| CoreError::RateLimited {
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            limit: self.burst,
+        })
+    }
+}
+
 /// The tower layer's authorizer (tower-http `AsyncRequireAuthorization`).
 #[derive(Clone)]
 pub struct Authenticator {
     db: DatabaseConnection,
     limits: Arc<RateLimits>,
+    keys: Arc<KeyCache>,
+    addresses: Arc<AddressLimits>,
+}
+
+/// Where a call came from, for [`AddressLimits`].
+struct Origin<'a> {
+    peer: Option<IpAddr>,
+    forwarded: Option<&'a str>,
 }
 
 impl Authenticator {
-    pub fn new(db: DatabaseConnection, limits: Arc<RateLimits>) -> Self {
-        Authenticator { db, limits }
+    pub fn new(
+        db: DatabaseConnection,
+        limits: Arc<RateLimits>,
+        keys: Arc<KeyCache>,
+        addresses: Arc<AddressLimits>,
+    ) -> Self {
+        Authenticator { db, limits, keys, addresses }
+    }
+
+    /// The caller of a verified key: from the cache, or (after the client's
+    /// address is charged) from the database.
+    async fn caller(&self, authorization: Option<&str>, origin: &Origin<'_>) -> Result<Caller, CoreError> {
+        let client = self.addresses.client(origin.peer, origin.forwarded);
+        let secret = match presented_secret(authorization) {
+            Ok(secret) => secret,
+            Err(err) => {
+                self.addresses.check(client)?;
+                return Err(err);
+            }
+        };
+        let secret_hash = hash_key_secret(secret);
+        if let Some(caller) = self.keys.get(&secret_hash) {
+            return Ok(caller);
+        }
+        self.addresses.check(client)?;
+        let caller = lookup_key(&self.db, &secret_hash).await?;
+        self.keys.insert(secret_hash, caller.clone());
+        Ok(caller)
     }
 
     async fn admit(
@@ -172,6 +290,7 @@ impl Authenticator {
         path: &str,
         authorization: Option<&str>,
         user_token: Option<&str>,
+        origin: Origin<'_>,
     ) -> Result<Option<(Caller, Option<TokenGrant>)>, CoreError> {
         let Some(rule) = access_rule(path) else {
             // Not a sail.v1 method: health, reflection, or unknown (tonic
@@ -181,7 +300,7 @@ impl Authenticator {
         if rule.public {
             return Ok(None);
         }
-        let caller = authenticate(&self.db, authorization).await?;
+        let caller = self.caller(authorization, &origin).await?;
         self.limits.check(&caller.key_id)?;
         if caller.scopes.is_token_admin() && user_token.is_some() {
             // The minting key must never be the key that uses a token: PII
@@ -216,7 +335,14 @@ impl<B: Send + 'static> AsyncAuthorizeRequest<B> for Authenticator {
                 .headers()
                 .get(user_tokens::METADATA)
                 .map(|v| v.to_str().map(str::to_string).unwrap_or_default());
-            match this.admit(request.uri().path(), authorization.as_deref(), user_token.as_deref()).await {
+            let peer = request
+                .extensions()
+                .get::<tonic::transport::server::TcpConnectInfo>()
+                .and_then(|info| info.remote_addr())
+                .map(|addr| addr.ip());
+            let forwarded = request.headers().get(CLIENT_ADDR).and_then(|v| v.to_str().ok()).map(str::to_string);
+            let origin = Origin { peer, forwarded: forwarded.as_deref() };
+            match this.admit(request.uri().path(), authorization.as_deref(), user_token.as_deref(), origin).await {
                 Ok(Some((caller, grant))) => {
                     request.extensions_mut().insert(caller);
                     if let Some(grant) = grant {

@@ -45,6 +45,17 @@ pub struct CoreConfig {
     /// The default is a key made for this process alone (tests, benchmarks);
     /// `sail serve` and `sail core` always set the operator's.
     pub keyring: Arc<Keyring>,
+    /// Requests a second, per client address, that bring no API key this
+    /// core has verified in the last second (0 disables the limit). They
+    /// are the requests that cost a database lookup: unknown, revoked or
+    /// malformed keys, and a valid key's first use.
+    pub unauthenticated_rps: u32,
+    /// Peers trusted to forward the client's address (`sail-client-addr`
+    /// metadata): gateways. Loopback peers always are.
+    pub trusted_gateways: Vec<std::net::IpAddr>,
+    /// How long a verified key is used without reading it again: the most
+    /// a revocation or scope change takes to reach every core.
+    pub key_cache_ttl: Duration,
 }
 
 impl Default for CoreConfig {
@@ -61,6 +72,9 @@ impl Default for CoreConfig {
             job_lease: crate::jobs::DEFAULT_LEASE,
             webhook_allow_private: false,
             keyring: Keyring::ephemeral(),
+            unauthenticated_rps: 20,
+            trusted_gateways: Vec::new(),
+            key_cache_ttl: Duration::from_secs(1),
         }
     }
 }

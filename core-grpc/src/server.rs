@@ -104,7 +104,12 @@ pub async fn run(
         .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
         .layer(PropagateRequestIdLayer::new(request_id))
         .layer(trace)
-        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(db.clone(), core.limits.clone())))
+        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(
+            db.clone(),
+            core.limits.clone(),
+            core.keys.clone(),
+            core.address_limits.clone(),
+        )))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use sail_engine::{Engine, EngineError};
 use sea_orm::DatabaseConnection;
 
-use crate::auth::RateLimits;
+use crate::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::config::CoreConfig;
 
 /// Everything a running core shares between requests and workers.
@@ -23,6 +23,10 @@ pub struct Core {
     pub http: reqwest::Client,
     /// Redeliveries per partner (each fans out to every subscribed endpoint).
     pub redeliver_limits: Arc<RateLimits>,
+    /// API keys verified in the last `key_cache_ttl`.
+    pub keys: Arc<KeyCache>,
+    /// Requests without a verified key, per client address.
+    pub address_limits: Arc<AddressLimits>,
 }
 
 impl Core {
@@ -46,7 +50,10 @@ impl Core {
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
         let redeliver_limits = Arc::new(RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE));
-        Ok(Core { db, config: Arc::new(config), limits, engine, http, redeliver_limits })
+        let keys = Arc::new(KeyCache::new(config.key_cache_ttl));
+        let address_limits =
+            Arc::new(AddressLimits::new(config.unauthenticated_rps, config.trusted_gateways.iter().copied()));
+        Ok(Core { db, config: Arc::new(config), limits, engine, http, redeliver_limits, keys, address_limits })
     }
 }
 

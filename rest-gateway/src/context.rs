@@ -1,6 +1,8 @@
 //! What a REST request carries to the core besides its body: the API key, the
 //! request id, and (for later steps of the core's request path) the
-//! idempotency key and user token, all forwarded as gRPC metadata.
+//! idempotency key and user token, all forwarded as gRPC metadata, and the
+//! client's address (`sail-client-addr`), by which the core limits requests
+//! that bring no valid key.
 
 use axum::extract::FromRequestParts;
 use http::HeaderMap;
@@ -19,6 +21,9 @@ const DISPLAY_NAMES: [&str; 4] = ["Authorization", "Request-Id", "Idempotency-Ke
 /// one can be, with room to spare. A longer one is refused here, before it
 /// reaches the connection to the core that every partner's calls share.
 pub const MAX_HEADER_BYTES: [usize; 4] = [512, 200, 255, 512];
+
+/// The metadata that carries the client's IP address to the core.
+pub const CLIENT_ADDR: &str = "sail-client-addr";
 
 /// The forwarded headers of one REST request.
 #[derive(Debug, Clone, Default)]
@@ -55,6 +60,19 @@ impl CallContext {
         Ok(CallContext { headers: forwarded })
     }
 
+    /// The context of a request: its forwarded headers and the address its
+    /// connection came from.
+    pub fn from_parts(parts: &Parts) -> Result<Self, ApiError> {
+        let mut ctx = CallContext::from_headers(&parts.headers)?;
+        let client = parts.extensions.get::<axum::extract::ConnectInfo<crate::listener::ClientAddr>>();
+        if let Some(axum::extract::ConnectInfo(crate::listener::ClientAddr(addr))) = client
+            && let Ok(value) = MetadataValue::try_from(addr.ip().to_string())
+        {
+            ctx.headers.push((CLIENT_ADDR, value));
+        }
+        Ok(ctx)
+    }
+
     /// A gRPC request for `message` carrying this context.
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
@@ -83,6 +101,6 @@ impl<S: Send + Sync> FromRequestParts<S> for CallContext {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        CallContext::from_headers(&parts.headers)
+        CallContext::from_parts(parts)
     }
 }

@@ -8,6 +8,7 @@ pub mod context;
 pub mod error;
 pub mod extract;
 pub mod hosted;
+pub mod listener;
 pub mod reference_page;
 pub mod routes;
 
@@ -116,13 +117,8 @@ pub async fn run(
     config: GatewayConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Without TCP_NODELAY a response split over two writes waits out the
-    // client's delayed ACK (about 40 ms).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::warn!(error = %err, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, router(core, &config)).with_graceful_shutdown(shutdown).await
+    let listener = listener::GatewayListener::new(listener);
+    axum::serve(listener, router(core, &config).into_make_service_with_connect_info::<listener::ClientAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
 }

@@ -193,7 +193,12 @@ impl Default for Options {
     fn default() -> Self {
         // Tests make bursts of calls; the limiter has tests of its own.
         // Tests receive webhooks on loopback.
-        let core = CoreConfig { rate_limit_rps: 0, webhook_allow_private: true, ..CoreConfig::default() };
+        let core = CoreConfig {
+            rate_limit_rps: 0,
+            unauthenticated_rps: 0,
+            webhook_allow_private: true,
+            ..CoreConfig::default()
+        };
         Options { core, gateway: GatewayConfig::default() }
     }
 }
@@ -361,9 +366,15 @@ impl Reply {
         Reply { status, headers, body }
     }
 
-    /// Asserts the error envelope: status, code and param.
+    /// Asserts the error envelope: status, code and param, and a
+    /// `Request-Id` to quote to support.
     pub fn assert_error(&self, status: u16, code: &str, param: Option<&str>) {
         assert_eq!(self.status, status, "{}", self.body);
+        assert!(
+            self.headers.get("request-id").is_some_and(|id| !id.is_empty()),
+            "every refusal carries a Request-Id: {}",
+            self.body
+        );
         let error = &self.body["error"];
         assert_eq!(error["code"], code, "{}", self.body);
         assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", self.body);

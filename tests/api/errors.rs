@@ -7,7 +7,7 @@ use core_grpc::CoreConfig;
 use rest_gateway::GatewayConfig;
 use serde_json::json;
 
-use crate::helpers::{Options, Reply, TestApp};
+use crate::helpers::{Options, Reply, TestApp, eventually};
 
 #[tokio::test]
 async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
@@ -29,8 +29,33 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     let keys = core_grpc::admin::list_keys(&app.db, &partner).await.unwrap();
     let doomed_id =
         keys.iter().find(|k| doomed.ends_with(&k.secret_last4) && k.revoked_at.is_none()).unwrap().id.clone();
+    // A second core over the same database (another process) has the key
+    // verified in its cache too.
+    let second = app.extra_core(CoreConfig { workers: 0, ..Options::default().core });
+    let list_users = |addr: std::net::SocketAddr| {
+        let doomed = doomed.clone();
+        async move {
+            let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
+            let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+            request.metadata_mut().insert("authorization", format!("Bearer {doomed}").parse().unwrap());
+            users.list_users(request).await.map(|_| ()).map_err(|status| status.code())
+        }
+    };
+    assert_eq!(list_users(second.addr).await, Ok(()));
+
+    // Revoked in the database, as `sail keys revoke` does from its own process.
     core_grpc::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
-    app.get(&doomed, "/users").await.assert_error(401, "invalid_api_key", None);
+    let revoked_at = std::time::Instant::now();
+    let refused = eventually("both cores to refuse the revoked key", Duration::from_secs(3), || async {
+        let rest = app.get(&doomed, "/users").await;
+        let grpc = list_users(second.addr).await;
+        (rest.status == 401 && grpc == Err(tonic::Code::Unauthenticated)).then_some(rest)
+    })
+    .await;
+    let waited = revoked_at.elapsed();
+    refused.assert_error(401, "invalid_api_key", None);
+    let ttl = CoreConfig::default().key_cache_ttl;
+    assert!(waited <= ttl + Duration::from_millis(250), "a revocation took {waited:?} to reach every core");
     assert_eq!(app.get(&key, "/users").await.status, 200, "other keys keep working");
 }
 
@@ -104,6 +129,7 @@ async fn unknown_paths_and_methods_use_the_envelope() {
     app.get(&key, "/users/usr_x/unknown").await.assert_error(404, "not_found", None);
     let wrong = app.delete(&key, "/users").await;
     wrong.assert_error(405, "invalid_request", None);
+    assert_eq!(wrong.headers["allow"], "POST,GET,HEAD", "405 says which methods the path takes");
     let unversioned = Reply::from(app.client.get(format!("{}/users", app.http_root)).send().await.unwrap()).await;
     unversioned.assert_error(404, "not_found", None);
 }
@@ -281,4 +307,108 @@ async fn every_string_and_list_has_the_limit_proto_declares() {
     let events = vec!["transactions.ingested"; 17];
     let reply = app.post(&key, "/webhook-endpoints", json!({"url": "https://example.com/h", "events": events})).await;
     reply.assert_error(400, "invalid_request", Some("events"));
+}
+
+/// Sends `raw` bytes as a request and reads the response until the server
+/// closes the connection.
+async fn raw_exchange(addr: &str, raw: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // The server may answer and close before it has read everything.
+    let _ = socket.write_all(raw).await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), socket.read_to_end(&mut response)).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// The status line, the `request-id` header and the JSON body of a raw response.
+fn parse_raw(response: &str) -> (String, Option<String>, serde_json::Value) {
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((response, ""));
+    let status = head.lines().next().unwrap_or("").to_string();
+    let request_id = head.lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("request-id: ").map(str::to_string));
+    (status, request_id, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+}
+
+#[tokio::test]
+async fn requests_the_http_parser_refuses_are_answered_in_the_envelope() {
+    let app = TestApp::spawn().await;
+    let addr = app.http_root.trim_start_matches("http://").to_string();
+    let long_uri = format!("GET /api/v1/users/{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(300_000));
+    let big_header = format!("GET /api/v1/users HTTP/1.1\r\nHost: x\r\nX-Junk: {}\r\n\r\n", "a".repeat(500_000));
+    let many_headers = format!(
+        "GET /api/v1/users HTTP/1.1\r\nHost: x\r\n{}\r\n",
+        (0..150).map(|i| format!("X-{i}: y\r\n")).collect::<String>()
+    );
+    let malformed = "GET /api/v1/users HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n".to_string();
+    for (raw, status) in [
+        (long_uri, "HTTP/1.1 414 URI Too Long"),
+        (big_header, "HTTP/1.1 431 Request Header Fields Too Large"),
+        (many_headers, "HTTP/1.1 431 Request Header Fields Too Large"),
+        (malformed, "HTTP/1.1 400 Bad Request"),
+    ] {
+        let (line, request_id, body) = parse_raw(&raw_exchange(&addr, raw.as_bytes()).await);
+        assert_eq!(line, status);
+        assert!(request_id.is_some_and(|id| !id.is_empty()), "{line}");
+        assert_eq!(body["error"]["code"], "invalid_request", "{line}: {body}");
+        assert!(body.to_string().len() < 400, "nothing of the request echoed: {body}");
+    }
+    // The gateway still serves.
+    let (_, key) = app.partner_key("expenses").await;
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_is_answered_in_the_envelope() {
+    let app = TestApp::spawn_with(Options {
+        gateway: GatewayConfig { request_timeout: Duration::ZERO, ..Default::default() },
+        ..Default::default()
+    })
+    .await;
+    let (_, key) = app.partner_key("expenses").await;
+    let reply = app.get(&key, "/users").await;
+    reply.assert_error(500, "internal_error", None);
+    assert!(reply.body["error"]["message"].as_str().unwrap().contains("timed out"), "{}", reply.body);
+}
+
+#[tokio::test]
+async fn requests_without_a_valid_key_are_limited_per_client_address() {
+    let options =
+        Options { core: CoreConfig { unauthenticated_rps: 2, ..Options::default().core }, ..Default::default() };
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    // The partner's key is verified once (its first use counts).
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+
+    // A flood of unknown keys from one address: a burst of 4, then 429s.
+    let unknown = format!("sk_{}", "Z".repeat(40));
+    let mut replies = Vec::new();
+    for _ in 0..8 {
+        replies.push(app.get(&unknown, "/users").await);
+    }
+    assert!(replies[..3].iter().all(|r| r.status == 401), "the burst is answered as usual");
+    let limited = replies.last().unwrap();
+    limited.assert_error(429, "rate_limited", None);
+    assert!(limited.headers.contains_key("retry-after"));
+    assert_eq!(limited.headers["ratelimit-limit"], "4");
+    assert_eq!(app.get("", "/users").await.status, 429, "no key at all counts too");
+
+    // The verified key from the same address is unaffected.
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+
+    // gRPC: a trusted (loopback) gateway forwards its client's address,
+    // which has a budget of its own.
+    let call = |forwarded: Option<&'static str>| {
+        let (addr, unknown) = (app.grpc_addr.clone(), unknown.clone());
+        async move {
+            let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
+            let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+            request.metadata_mut().insert("authorization", format!("Bearer {unknown}").parse().unwrap());
+            if let Some(client) = forwarded {
+                request.metadata_mut().insert("sail-client-addr", client.parse().unwrap());
+            }
+            users.list_users(request).await.unwrap_err().code()
+        }
+    };
+    assert_eq!(call(None).await, tonic::Code::ResourceExhausted, "the same loopback address");
+    assert_eq!(call(Some("203.0.113.7")).await, tonic::Code::Unauthenticated, "another client's budget");
 }

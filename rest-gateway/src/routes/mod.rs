@@ -63,7 +63,7 @@ async fn handle(route: &'static Route, core: Channel, request: Request) -> Resul
             "Request-Id must be at most 200 bytes of visible ASCII; this response carries one Sail made.",
         ));
     }
-    let ctx = CallContext::from_headers(&parts.headers)?;
+    let ctx = CallContext::from_parts(&parts)?;
     let Path(path_params) = Path::<Vec<(String, String)>>::from_request_parts(&mut parts, &())
         .await
         .map_err(|_| ApiError::invalid(None, "The URL path does not decode to UTF-8 text."))?;
