@@ -5,6 +5,30 @@ use std::time::Duration;
 
 use crate::crypto::Keyring;
 
+/// HTTP/2 limits of the core's gRPC server, explicit rather than inherited
+/// (docs/architecture.md#the-connection-between-gateway-and-core). Every
+/// partner's REST calls share one gateway connection, so its flow-control
+/// windows are sized for many streams at once: one large body cannot take
+/// the whole connection's window from small calls beside it.
+pub mod http2 {
+    use std::time::Duration;
+
+    /// Bytes a stream may send before the core has read them.
+    pub const STREAM_WINDOW: u32 = 2 * 1024 * 1024;
+    /// Bytes all streams of a connection may send before the core has read them.
+    pub const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
+    /// Streams open at once on one connection; a client queues beyond it.
+    pub const MAX_CONCURRENT_STREAMS: u32 = 1024;
+    /// Largest header section (metadata) of a call. The gateway forwards at
+    /// most a few hundred bytes of it; direct callers get room to spare. A
+    /// larger one fails that call alone.
+    pub const MAX_HEADER_LIST_BYTES: u32 = 32 * 1024;
+    /// Pings on an idle connection, so a dead peer is noticed.
+    pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(20);
+    /// A ping unanswered this long closes the connection.
+    pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+}
+
 /// How long one webhook delivery attempt may take (docs/contract.md#webhooks-and-events).
 pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -100,7 +100,14 @@ pub async fn run(
         })
         .on_failure(());
     let db = core.db.clone();
+    use crate::config::http2;
     let served = Server::builder()
+        .initial_stream_window_size(http2::STREAM_WINDOW)
+        .initial_connection_window_size(http2::CONNECTION_WINDOW)
+        .max_concurrent_streams(http2::MAX_CONCURRENT_STREAMS)
+        .http2_max_header_list_size(http2::MAX_HEADER_LIST_BYTES)
+        .http2_keepalive_interval(Some(http2::KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(http2::KEEPALIVE_TIMEOUT))
         .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
         .layer(PropagateRequestIdLayer::new(request_id))
         .layer(trace)

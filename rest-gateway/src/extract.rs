@@ -11,9 +11,29 @@ use sail_api::{ErrorCode, ErrorDetail};
 
 use crate::error::ApiError;
 
+/// Whether a request declares (`Content-Length`) a body over `limit`: such a
+/// body is refused before a byte of it is read, so sending oversized bodies
+/// costs the sender, not the gateway.
+pub fn declares_more_than(request: &Request, limit: usize) -> bool {
+    request
+        .headers()
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|declared| declared > limit as u64)
+}
+
+fn body_too_large() -> ApiError {
+    ApiError::new(ErrorDetail::new(
+        ErrorCode::RequestTooLarge,
+        "The request body is larger than this endpoint accepts.",
+    ))
+}
+
 /// Reads a request's body as a JSON object: `Content-Type: application/json`,
-/// within the body limit, valid JSON, an object at the top.
-pub async fn read_json_object(request: Request) -> Result<JsonObject, ApiError> {
+/// within the body limit (`limit`, the one `DefaultBodyLimit` also enforces
+/// on the bytes), valid JSON, an object at the top.
+pub async fn read_json_object(request: Request, limit: usize) -> Result<JsonObject, ApiError> {
     let is_json = request
         .headers()
         .get(http::header::CONTENT_TYPE)
@@ -26,12 +46,12 @@ pub async fn read_json_object(request: Request) -> Result<JsonObject, ApiError> 
             "Request bodies must be JSON, sent with 'Content-Type: application/json'.",
         ));
     }
+    if declares_more_than(&request, limit) {
+        return Err(body_too_large());
+    }
     let bytes = Bytes::from_request(request, &()).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(ErrorDetail::new(
-                ErrorCode::RequestTooLarge,
-                "The request body is larger than this endpoint accepts.",
-            ))
+            body_too_large()
         } else {
             ApiError::invalid(None, "The request body could not be read.")
         }
@@ -62,6 +82,9 @@ pub async fn read_upload(request: Request, field: &str) -> Result<JsonObject, Ap
             .with_param(field),
         )
     };
+    if declares_more_than(&request, MAX_UPLOAD_BODY_BYTES) {
+        return Err(too_large());
+    }
     let not_a_form =
         || ApiError::invalid(None, format!("Send the file as multipart/form-data, in one file part named '{field}'."));
     let mut form = Multipart::from_request(request, &()).await.map_err(|_| not_a_form())?;

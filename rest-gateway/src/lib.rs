@@ -63,9 +63,21 @@ async fn refuse_unusable_request_id(mut request: Request<axum::body::Body>) -> R
     request
 }
 
-/// A lazily connecting channel to the core at `url` (`http://host:port`).
+/// A lazily connecting channel to the core at `url` (`http://host:port`):
+/// one HTTP/2 connection that every partner's calls share, with its limits
+/// explicit (docs/architecture.md#the-connection-between-gateway-and-core).
+/// Windows match the core's, so large responses do not hold small ones back;
+/// pings notice a dead core between requests.
 pub fn core_channel(url: &str) -> Result<Channel, tonic::transport::Error> {
-    Ok(Endpoint::from_shared(url.to_string())?.connect_timeout(Duration::from_secs(5)).tcp_nodelay(true).connect_lazy())
+    Ok(Endpoint::from_shared(url.to_string())?
+        .connect_timeout(Duration::from_secs(5))
+        .tcp_nodelay(true)
+        .initial_stream_window_size(2 * 1024 * 1024)
+        .initial_connection_window_size(16 * 1024 * 1024)
+        .http2_keep_alive_interval(Duration::from_secs(20))
+        .keep_alive_timeout(Duration::from_secs(20))
+        .keep_alive_while_idle(true)
+        .connect_lazy())
 }
 
 /// The gateway's router, calling the core over `core`.
@@ -92,7 +104,7 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
         .on_failure(());
 
     Router::new()
-        .nest("/api/v1", routes::api(core.clone()))
+        .nest("/api/v1", routes::api(core.clone(), config.max_body_bytes))
         .merge(routes::health::router(core.clone()))
         .merge(hosted::router(core))
         .fallback(error::not_found)

@@ -18,6 +18,7 @@ mod grpc;
 mod hosted_sessions;
 mod idempotency;
 mod ingestion;
+mod isolation;
 mod openapi;
 mod pii;
 mod receipts;

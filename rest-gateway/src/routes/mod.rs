@@ -26,7 +26,8 @@ use crate::error::ApiError;
 use crate::extract::{QueryParams, read_json_object, read_upload};
 
 /// Every `/api/v1` route of the generated table, plus the API reference.
-pub fn api(core: Channel) -> Router {
+/// JSON bodies take at most `max_body_bytes`.
+pub fn api(core: Channel, max_body_bytes: usize) -> Router {
     let mut by_path: BTreeMap<&'static str, MethodRouter<Channel>> = BTreeMap::new();
     for route in ROUTES {
         let filter = match route.method {
@@ -36,7 +37,7 @@ pub fn api(core: Channel) -> Router {
             "PATCH" => MethodFilter::PATCH,
             _ => MethodFilter::DELETE,
         };
-        let handler = move |State(core): State<Channel>, request: Request| handle(route, core, request);
+        let handler = move |State(core): State<Channel>, request: Request| handle(route, core, request, max_body_bytes);
         let mut method = MethodRouter::new().on(filter, handler);
         if route.multipart_file.is_some() {
             // Uploads take files up to 10 MiB; every other body keeps the
@@ -55,7 +56,12 @@ pub fn api(core: Channel) -> Router {
 
 /// Decodes the request as `route` declares, calls the core, and answers with
 /// the route's success status or the error envelope.
-async fn handle(route: &'static Route, core: Channel, request: Request) -> Result<Response, ApiError> {
+async fn handle(
+    route: &'static Route,
+    core: Channel,
+    request: Request,
+    max_body_bytes: usize,
+) -> Result<Response, ApiError> {
     let (mut parts, body) = request.into_parts();
     if parts.extensions.get::<crate::UnusableRequestId>().is_some() {
         return Err(ApiError::invalid(
@@ -72,7 +78,7 @@ async fn handle(route: &'static Route, core: Channel, request: Request) -> Resul
     let mut input = if let Some(field) = route.multipart_file {
         read_upload(Request::from_parts(parts, body), field).await?
     } else if route.has_body {
-        let object = read_json_object(Request::from_parts(parts, body)).await?;
+        let object = read_json_object(Request::from_parts(parts, body), max_body_bytes).await?;
         if let Some(bound) = route.path_params.iter().find(|p| object.contains_key(**p)) {
             return Err(ApiError::invalid(
                 Some(bound.to_string()),
