@@ -68,6 +68,19 @@ impl UrlCheck {
     }
 }
 
+/// Whether the path of `url` has a `.` or `..` segment (percent-encoded
+/// dots included), which URL parsing resolves away.
+fn has_dot_segment(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let Some(path_start) = after_scheme.find('/') else { return false };
+    let path = &after_scheme[path_start..];
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    path.split('/').any(|segment| {
+        let dots = segment.to_ascii_lowercase().replace("%2e", ".");
+        dots == "." || dots == ".."
+    })
+}
+
 /// Checks that `url` may receive webhooks: absolute http(s), no credentials,
 /// and every address it resolves to public unicast (`address`; private and
 /// loopback ones too with `allow_private`).
@@ -85,6 +98,11 @@ pub async fn check_url(url: &str, allow_private: bool, purpose: UrlCheck) -> Res
             "url must be an absolute http(s) URL of RFC 3986 characters (percent-encode the rest), without credentials."
                 .into(),
         ));
+    }
+    if has_dot_segment(url) {
+        // The URL parser would remove them, delivering somewhere other than
+        // the URL the partner registered and reads back.
+        return Err(invalid("url must not contain '.' or '..' path segments.".into()));
     }
     let parsed =
         reqwest::Url::parse(url).map_err(|err| invalid(format!("url must be an absolute http(s) URL: {err}.")))?;
