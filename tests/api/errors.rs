@@ -257,6 +257,21 @@ async fn errors_never_echo_more_than_an_excerpt_of_the_input() {
     assert!(reply.body.to_string().len() < 1_500);
     // The shared connection to the core still serves everyone.
     assert_eq!(app.get(&key, "/users").await.status, 200);
+
+    // gRPC callers: a megabyte in a field comes back as an excerpt, in a
+    // status well inside any header limit.
+    let mut users =
+        sail_api::pb::users_client::UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::CreateUserRequest {
+        external_user_id: "u".repeat(1_000_000),
+        ..Default::default()
+    });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let refused = users.create_user(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().len() < 600, "{} bytes", refused.message().len());
+    assert!(refused.details().len() < 1_000, "{} bytes of details", refused.details().len());
+    assert_eq!(sail_api::ErrorDetail::from_status(&refused).param.as_deref(), Some("external_user_id"));
 }
 
 #[tokio::test]
