@@ -1,12 +1,28 @@
 //! The merchant and administrator directories: the same for every partner,
-//! listed by name or fuzzy-searched (see `fuzzy`).
+//! listed by name or fuzzy-searched (see `fuzzy`), from the index each core
+//! holds in memory (`directory_index`): a search touches no database.
 
 use entities::{administrator, merchant};
-use sea_orm::{ConnectionTrait, EntityTrait, QueryOrder};
+use sea_orm::{ConnectionTrait, EntityTrait};
 
 use crate::domain::Page;
 use crate::error::CoreError;
-use crate::fuzzy;
+use crate::fuzzy::{self, NameIndex};
+
+pub use crate::directory_index::{Directory, DirectoryIndex};
+
+/// One page of `index`'s items matching `search` (best first), or of all of
+/// them in name order, with the total.
+fn page_of<T: Clone>(index: &NameIndex<T>, search: Option<&str>, page: Page) -> (Vec<T>, u64) {
+    match search {
+        Some(query) => {
+            let matches = index.search(query);
+            let total = matches.len() as u64;
+            (matches.into_iter().skip(page.offset as usize).take(page.limit as usize).cloned().collect(), total)
+        }
+        None => (page.slice(index.all()), index.all().len() as u64),
+    }
+}
 
 /// A search string: trimmed, at most 100 characters, absent when blank.
 pub fn search_text(search: Option<String>) -> Result<Option<String>, CoreError> {
@@ -20,31 +36,17 @@ pub fn search_text(search: Option<String>) -> Result<Option<String>, CoreError> 
 }
 
 /// Merchants matching `search` (best first) or all by name, paged, with total.
-pub async fn list_merchants(
-    db: &impl ConnectionTrait,
-    search: Option<&str>,
-    page: Page,
-) -> Result<(Vec<merchant::Model>, u64), CoreError> {
-    let all = merchant::Entity::find().order_by_asc(merchant::Column::Name).all(db).await?;
-    let matches = match search {
-        Some(query) => fuzzy::rank(query, all, |m| &m.name),
-        None => all,
-    };
-    Ok((page.slice(&matches), matches.len() as u64))
+pub fn list_merchants(index: &DirectoryIndex, search: Option<&str>, page: Page) -> (Vec<merchant::Model>, u64) {
+    page_of(&index.merchants, search, page)
 }
 
 /// Administrators matching `search` (best first) or all by name, paged.
-pub async fn list_administrators(
-    db: &impl ConnectionTrait,
+pub fn list_administrators(
+    index: &DirectoryIndex,
     search: Option<&str>,
     page: Page,
-) -> Result<(Vec<administrator::Model>, u64), CoreError> {
-    let all = administrator::Entity::find().order_by_asc(administrator::Column::Name).all(db).await?;
-    let matches = match search {
-        Some(query) => fuzzy::rank(query, all, |a| &a.name),
-        None => all,
-    };
-    Ok((page.slice(&matches), matches.len() as u64))
+) -> (Vec<administrator::Model>, u64) {
+    page_of(&index.administrators, search, page)
 }
 
 /// The display name of a provider id: a merchant, an administrator or a
@@ -62,17 +64,11 @@ pub async fn provider_name(db: &impl ConnectionTrait, id: &str) -> Result<Option
 /// The providers a user may link for a connection `kind` (`card`, `store`,
 /// `benefit_account`), best match first when searching: `(id, name)`, at
 /// most 20.
-pub async fn providers(
-    db: &impl ConnectionTrait,
-    kind: &str,
-    search: Option<&str>,
-) -> Result<Vec<(String, String)>, CoreError> {
+pub fn providers(index: &DirectoryIndex, kind: &str, search: Option<&str>) -> Vec<(String, String)> {
     let page = Page { limit: 20, offset: 0 };
-    Ok(match kind {
-        "store" => list_merchants(db, search, page).await?.0.into_iter().map(|m| (m.id, m.name)).collect(),
-        "benefit_account" => {
-            list_administrators(db, search, page).await?.0.into_iter().map(|a| (a.id, a.name)).collect()
-        }
+    match kind {
+        "store" => list_merchants(index, search, page).0.into_iter().map(|m| (m.id, m.name)).collect(),
+        "benefit_account" => list_administrators(index, search, page).0.into_iter().map(|a| (a.id, a.name)).collect(),
         _ => {
             let issuers =
                 crate::sandbox::CARD_ISSUERS.iter().map(|n| (crate::sandbox::card_issuer_id(n), n.to_string()));
@@ -81,5 +77,5 @@ pub async fn providers(
                 None => issuers.collect(),
             }
         }
-    })
+    }
 }

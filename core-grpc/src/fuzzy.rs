@@ -34,19 +34,53 @@ pub struct Score {
 }
 
 pub fn score(query: &str, name: &str) -> Score {
-    let query_words: Vec<String> = words(query).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).collect();
-    let name_words = words(name);
+    score_prepared(&Prepared::query(query), &Prepared::name(name))
+}
+
+/// A query or a name made ready for scoring once: its words and their
+/// concatenation (an index prepares every name at build time).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    words: Vec<String>,
+    compact: String,
+}
+
+impl Prepared {
+    /// A name: all its words.
+    pub fn name(text: &str) -> Prepared {
+        let words = words(text);
+        Prepared { compact: words.concat(), words }
+    }
+
+    /// A query: its words without stop words.
+    pub fn query(text: &str) -> Prepared {
+        let words: Vec<String> = words(text).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).collect();
+        Prepared { compact: words.concat(), words }
+    }
+
+    /// The distinct character pairs of the compact form (the index's keys).
+    fn bigrams(&self) -> Vec<(char, char)> {
+        let chars: Vec<char> = self.compact.chars().collect();
+        let mut pairs: Vec<(char, char)> = chars.windows(2).map(|w| (w[0], w[1])).collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+}
+
+/// [`score`] over prepared forms.
+pub fn score_prepared(query: &Prepared, name: &Prepared) -> Score {
+    let (query_words, name_words) = (&query.words, &name.words);
     if query_words.is_empty() || name_words.is_empty() {
         return Score { value: 0.0, whole: 0.0 };
     }
-    let query_compact = query_words.concat();
-    let name_compact = name_words.concat();
-    let whole = jaro_winkler(&query_compact, &name_compact);
+    let (query_compact, name_compact) = (&query.compact, &name.compact);
+    let whole = jaro_winkler(query_compact, name_compact);
 
     let contained = if query_compact.len() >= 3 {
-        name_compact.contains(&query_compact)
+        name_compact.contains(query_compact.as_str())
     } else {
-        name_words.iter().any(|w| w.starts_with(&query_compact))
+        name_words.iter().any(|w| w.starts_with(query_compact.as_str()))
     };
     let per_word =
         query_words.iter().map(|q| name_words.iter().map(|n| word_similarity(q, n)).fold(0.0, f64::max)).sum::<f64>()
@@ -82,6 +116,80 @@ where
         b.value.total_cmp(&a.value).then(b.whole.total_cmp(&a.whole)).then_with(|| name_of(ia).cmp(name_of(ib)))
     });
     scored.into_iter().map(|(_, item)| item).collect()
+}
+
+/// Names up to this many are all scored for every query: exact, and fast
+/// enough (the real directories hold hundreds).
+pub const EXHAUSTIVE_UP_TO: usize = 5_000;
+/// Beyond [`EXHAUSTIVE_UP_TO`], the names sharing the most character pairs
+/// with the query are scored, this many of them.
+pub const CANDIDATES: usize = 512;
+
+/// Items searchable by name in memory, built once: every name prepared, and
+/// an inverted index from character pairs to names, so that a search of a
+/// large directory scores a few hundred likely names instead of all of them
+/// (typos keep most pairs: `amzaon` shares `am` and `on` with `amazon`).
+pub struct NameIndex<T> {
+    items: Vec<T>,
+    names: Vec<Prepared>,
+    postings: std::collections::HashMap<(char, char), Vec<u32>>,
+}
+
+impl<T> NameIndex<T> {
+    /// Indexes `items` (kept in the given order, which is the order of an
+    /// empty search) by `name_of`.
+    pub fn new(items: Vec<T>, name_of: impl Fn(&T) -> &str) -> Self {
+        let names: Vec<Prepared> = items.iter().map(|item| Prepared::name(name_of(item))).collect();
+        let mut postings: std::collections::HashMap<(char, char), Vec<u32>> = std::collections::HashMap::new();
+        for (at, name) in names.iter().enumerate() {
+            for pair in name.bigrams() {
+                postings.entry(pair).or_default().push(at as u32);
+            }
+        }
+        NameIndex { items, names, postings }
+    }
+
+    /// Every item, in order.
+    pub fn all(&self) -> &[T] {
+        &self.items
+    }
+
+    /// The items matching `query`, best first, ties by name order.
+    pub fn search(&self, query: &str) -> Vec<&T> {
+        let query = Prepared::query(query);
+        if query.words.is_empty() {
+            return Vec::new();
+        }
+        let candidates: Vec<usize> = if self.items.len() <= EXHAUSTIVE_UP_TO || query.compact.chars().count() < 3 {
+            (0..self.items.len()).collect()
+        } else {
+            self.likely(&query)
+        };
+        let mut scored: Vec<(Score, usize)> = candidates
+            .into_iter()
+            .map(|at| (score_prepared(&query, &self.names[at]), at))
+            .filter(|(s, _)| s.value >= MATCH_THRESHOLD)
+            .collect();
+        scored
+            .sort_by(|(a, ia), (b, ib)| b.value.total_cmp(&a.value).then(b.whole.total_cmp(&a.whole)).then(ia.cmp(ib)));
+        scored.into_iter().map(|(_, at)| &self.items[at]).collect()
+    }
+
+    /// The [`CANDIDATES`] names sharing the most character pairs with `query`.
+    fn likely(&self, query: &Prepared) -> Vec<usize> {
+        let mut shared = vec![0u16; self.items.len()];
+        for pair in query.bigrams() {
+            for &at in self.postings.get(&pair).map(Vec::as_slice).unwrap_or_default() {
+                shared[at as usize] = shared[at as usize].saturating_add(1);
+            }
+        }
+        let mut hits: Vec<usize> = (0..shared.len()).filter(|&at| shared[at] > 0).collect();
+        if hits.len() > CANDIDATES {
+            hits.select_nth_unstable_by(CANDIDATES, |a, b| shared[*b].cmp(&shared[*a]));
+            hits.truncate(CANDIDATES);
+        }
+        hits
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +229,29 @@ mod tests {
         assert_eq!(top("zzzz"), None);
         assert_eq!(top("bicycle"), None);
         assert_eq!(top("  "), None);
+    }
+
+    #[test]
+    fn the_index_answers_as_ranking_every_name_does() {
+        let index = NameIndex::new(NAMES.to_vec(), |n| n);
+        for query in ["walgren", "cvs pharmcy", "amazn", "heb", "sams club", "quest diagnos", "walmrt", "zzzz", "cvs"] {
+            let ranked = rank(query, NAMES.to_vec(), |n| n);
+            let searched: Vec<&str> = index.search(query).into_iter().copied().collect();
+            assert_eq!(searched, ranked, "{query}");
+        }
+    }
+
+    #[test]
+    fn a_large_index_still_finds_typos_first() {
+        // Many more names than are scored exhaustively, the real ones among them.
+        let mut names: Vec<String> = (0..20_000).map(|n| format!("Store {n} Outlet")).collect();
+        names.extend(NAMES.iter().map(|n| n.to_string()));
+        let index = NameIndex::new(names, |n| n.as_str());
+        for (query, expected) in
+            [("walgren", "Walgreens"), ("amzaon", "Amazon"), ("quest diagnos", "Quest Diagnostics")]
+        {
+            assert_eq!(index.search(query).first().map(|n| n.as_str()), Some(expected), "{query}");
+        }
     }
 
     #[test]

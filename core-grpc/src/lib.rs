@@ -23,6 +23,7 @@ pub mod connections;
 pub mod crypto;
 pub mod db;
 pub mod directory;
+pub mod directory_index;
 pub mod domain;
 pub mod egress;
 pub mod error;

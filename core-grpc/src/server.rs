@@ -129,8 +129,8 @@ pub async fn run(
                 .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
         )
         .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
-        .add_service(MerchantsServer::new(DirectoryService { db: db.clone() }))
-        .add_service(AdministratorsServer::new(DirectoryService { db: db.clone() }))
+        .add_service(MerchantsServer::new(DirectoryService { core: core.clone() }))
+        .add_service(AdministratorsServer::new(DirectoryService { core: core.clone() }))
         .add_service(ConnectionsServer::new(ConnectionsService { core: core.clone() }))
         .add_service(AccountsServer::new(AccountsService { core: core.clone() }))
         .add_service(SandboxServer::new(SandboxService { core: core.clone() }))

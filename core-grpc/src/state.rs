@@ -10,6 +10,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::config::CoreConfig;
+use crate::directory_index::Directory;
 
 /// Everything a running core shares between requests and workers.
 #[derive(Clone)]
@@ -27,6 +28,8 @@ pub struct Core {
     pub keys: Arc<KeyCache>,
     /// Requests without a verified key, per client address.
     pub address_limits: Arc<AddressLimits>,
+    /// The merchant and administrator directories, indexed in memory.
+    pub directory: Directory,
 }
 
 impl Core {
@@ -53,7 +56,17 @@ impl Core {
         let keys = Arc::new(KeyCache::new(config.key_cache_ttl));
         let address_limits =
             Arc::new(AddressLimits::new(config.unauthenticated_rps, config.trusted_gateways.iter().copied()));
-        Ok(Core { db, config: Arc::new(config), limits, engine, http, redeliver_limits, keys, address_limits })
+        Ok(Core {
+            db,
+            config: Arc::new(config),
+            limits,
+            engine,
+            http,
+            redeliver_limits,
+            keys,
+            address_limits,
+            directory: Directory::default(),
+        })
     }
 }
 

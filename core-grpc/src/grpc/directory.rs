@@ -2,7 +2,6 @@
 
 use entities::{administrator, merchant};
 use sail_api::pb::{self, administrators_server::Administrators, merchants_server::Merchants};
-use sea_orm::DatabaseConnection;
 use tonic::{Request, Response, Status};
 
 use crate::directory::{self, search_text};
@@ -10,7 +9,7 @@ use crate::domain::Page;
 use crate::grpc::accept;
 
 pub struct DirectoryService {
-    pub db: DatabaseConnection,
+    pub core: crate::state::Core,
 }
 
 pub fn merchant_to_pb(m: merchant::Model) -> pb::Merchant {
@@ -41,7 +40,8 @@ impl Merchants for DirectoryService {
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let search = search_text(req.search)?;
-        let (found, total) = directory::list_merchants(&self.db, search.as_deref(), page).await?;
+        let index = self.core.directory.get(&self.core.db).await?;
+        let (found, total) = directory::list_merchants(&index, search.as_deref(), page);
         Ok(Response::new(pb::ListMerchantsResponse {
             data: found.into_iter().map(merchant_to_pb).collect(),
             pagination: Some(page.pagination(total)),
@@ -59,7 +59,8 @@ impl Administrators for DirectoryService {
         let req = request.into_inner();
         let page = Page::parse(req.limit, req.offset)?;
         let search = search_text(req.search)?;
-        let (found, total) = directory::list_administrators(&self.db, search.as_deref(), page).await?;
+        let index = self.core.directory.get(&self.core.db).await?;
+        let (found, total) = directory::list_administrators(&index, search.as_deref(), page);
         Ok(Response::new(pb::ListAdministratorsResponse {
             data: found.into_iter().map(administrator_to_pb).collect(),
             pagination: Some(page.pagination(total)),

@@ -225,8 +225,8 @@ impl HostedPages for HostedPagesService {
         let (session, _) = hosted_sessions::authorize(&self.core.db, &caller, false).await?;
         let kind = settings_of(&session)?.connection_type.unwrap_or_default();
         let search = directory::search_text(req.search)?;
-        let data = directory::providers(&self.core.db, &kind, search.as_deref())
-            .await?
+        let index = self.core.directory.get(&self.core.db).await?;
+        let data = directory::providers(&index, &kind, search.as_deref())
             .into_iter()
             .map(|(id, name)| pb::ProviderChoice { id, name })
             .collect();

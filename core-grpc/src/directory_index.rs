@@ -1,0 +1,43 @@
+//! The directories held in memory, indexed by name for fuzzy search. A low
+//! module (the core's shared state holds the index). The directories change
+//! only when a process seeds them from `data/` at start-up, so each core
+//! reads them once, at first use.
+
+use std::sync::Arc;
+
+use entities::{administrator, merchant};
+use sea_orm::{ConnectionTrait, EntityTrait, QueryOrder};
+
+use crate::error::CoreError;
+use crate::fuzzy::NameIndex;
+
+/// Both directories, indexed by name.
+pub struct DirectoryIndex {
+    pub merchants: NameIndex<merchant::Model>,
+    pub administrators: NameIndex<administrator::Model>,
+}
+
+impl DirectoryIndex {
+    /// Reads both directories (in name order) and indexes them.
+    pub async fn load(db: &impl ConnectionTrait) -> Result<DirectoryIndex, CoreError> {
+        let merchants = merchant::Entity::find().order_by_asc(merchant::Column::Name).all(db).await?;
+        let administrators = administrator::Entity::find().order_by_asc(administrator::Column::Name).all(db).await?;
+        Ok(DirectoryIndex {
+            merchants: NameIndex::new(merchants, |m| &m.name),
+            administrators: NameIndex::new(administrators, |a| &a.name),
+        })
+    }
+}
+
+/// The directory index of a core, read at first use.
+#[derive(Clone, Default)]
+pub struct Directory {
+    index: Arc<tokio::sync::OnceCell<Arc<DirectoryIndex>>>,
+}
+
+impl Directory {
+    /// The index, read from `db` the first time.
+    pub async fn get(&self, db: &impl ConnectionTrait) -> Result<Arc<DirectoryIndex>, CoreError> {
+        self.index.get_or_try_init(|| async { DirectoryIndex::load(db).await.map(Arc::new) }).await.cloned()
+    }
+}
