@@ -13,8 +13,35 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_path_to_error::Segment;
 
-/// The channel to the core that generated calls go through.
-pub type CoreChannel = tonic::transport::Channel;
+/// The channel to the core that generated calls go through: a network
+/// connection ([`network`]), or the core's own services in the same process
+/// (`core_grpc::server::in_process`); calls behave the same over either.
+pub type CoreChannel =
+    tower::util::BoxCloneSyncService<http::Request<tonic::body::Body>, http::Response<tonic::body::Body>, ChannelError>;
+
+/// A failure to reach the core (not a status the core answered). A named
+/// type rather than a boxed error: generated clients need their error to
+/// convert into a boxed one for every lifetime, which a box itself does not.
+#[derive(Debug)]
+pub struct ChannelError(pub tower::BoxError);
+
+impl std::fmt::Display for ChannelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ChannelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+/// A network channel to the core, as a [`CoreChannel`].
+pub fn network(channel: tonic::transport::Channel) -> CoreChannel {
+    use tower::ServiceExt;
+    tower::util::BoxCloneSyncService::new(channel.map_err(|err| ChannelError(err.into())))
+}
 /// A JSON object: the body's fields with path and query parameters merged in.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
 /// The JSON body of a successful reply.

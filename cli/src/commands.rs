@@ -172,6 +172,9 @@ async fn serve(
     let mut banner = Banner::default();
     let mut tasks = tokio::task::JoinSet::new();
     let mut core_url = core_url;
+    // `serve` runs core and gateway in one process: the gateway calls the
+    // core's services in process, with no socket between them.
+    let mut in_process = None;
     if let Some((database, core_args)) = core_args {
         let db = database::open(&database.database_url, IfMissing::Create).await?;
         let target = database::Target::parse(&database.database_url)?;
@@ -185,6 +188,10 @@ async fn serve(
         });
         let config = core_grpc::CoreConfig { keyring, ..core_args.core_config(public_url) };
         let core = Core::new(db, config).context("building the core")?;
+        core_grpc::crypto::check_database(&core.db, &core.config.keyring).await?;
+        if gateway_args.is_some() && core_url.is_none() {
+            in_process = Some(core_grpc::server::in_process(&core));
+        }
         tracing::info!("listening grpc={grpc_addr}");
         banner.grpc = Some(connectable(grpc_addr));
         banner.sandbox = Some(core_args.sandbox);
@@ -194,7 +201,10 @@ async fn serve(
     }
     if let (Some(listener), Some(addr), Some(gateway)) = (http_listener, http_addr, gateway_args) {
         let url = core_url.clone().context("the gateway needs --core-url")?;
-        let channel = rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?;
+        let channel = match in_process.take() {
+            Some(channel) => channel,
+            None => rest_gateway::core_channel(&url).with_context(|| format!("core url {url}"))?,
+        };
         tracing::info!("listening http={addr}");
         banner.rest = Some(connectable(addr));
         banner.core_url = core_args.is_none().then(|| url.clone());

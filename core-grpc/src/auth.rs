@@ -219,9 +219,10 @@ impl AddressLimits {
     }
 
     /// The client's address: the peer's own, or the one a trusted gateway
-    /// forwards for it.
+    /// forwards for it. A call without a peer came from the gateway in the
+    /// same process (`server::in_process`), which is trusted.
     fn client(&self, peer: Option<IpAddr>, forwarded: Option<&str>) -> Option<IpAddr> {
-        let trusted = peer.is_some_and(|p| p.is_loopback() || self.trusted_gateways.contains(&p));
+        let trusted = peer.is_none_or(|p| p.is_loopback() || self.trusted_gateways.contains(&p));
         match forwarded.and_then(|f| f.parse::<IpAddr>().ok()) {
             Some(client) if trusted => Some(client),
             _ => peer,

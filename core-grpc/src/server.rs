@@ -15,6 +15,7 @@ use sail_api::pb::{
 };
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tonic::service::Routes;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tower_http::auth::AsyncRequireAuthorizationLayer;
@@ -33,6 +34,83 @@ use crate::state::Core;
 use crate::webhooks::delivery::Deliveries;
 use crate::worker;
 use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::WebhookEndpointsServer};
+
+/// The tower layers every call passes, over the network or in process:
+/// a request id (the caller's `request-id`, or one made here, echoed back)
+/// on every log line the call causes; one log line per call, at a level
+/// that follows the outcome; then authentication, rate limits and scopes
+/// (`auth`). A macro, because the layers' types (closures among them) cannot
+/// be named, and the same stack must serve both paths.
+macro_rules! call_layers {
+    ($core:expr) => {{
+        let request_id = http::HeaderName::from_static("request-id");
+        let trace = TraceLayer::new_for_grpc()
+            .make_span_with(|request: &http::Request<_>| {
+                let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
+                tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
+            })
+            .on_request(())
+            .on_response(|response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {
+                log_call(response, latency)
+            })
+            .on_failure(());
+        tower::ServiceBuilder::new()
+            .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+            .layer(PropagateRequestIdLayer::new(request_id))
+            .layer(trace)
+            .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(
+                $core.db.clone(),
+                $core.limits.clone(),
+                $core.keys.clone(),
+                $core.address_limits.clone(),
+            )))
+    }};
+}
+
+/// Every sail.v1 service of `core`.
+fn api_routes(core: &Core) -> Routes {
+    Routes::new(ApiHealthServer::new(HealthService { db: core.db.clone() }))
+        .add_service(UsersServer::new(UsersService { core: core.clone() }))
+        .add_service(UserTokensServer::new(UserTokensService { core: core.clone() }))
+        .add_service(HostedSessionsServer::new(HostedSessionsService { core: core.clone() }))
+        .add_service(
+            HostedPagesServer::new(HostedPagesService { core: core.clone() })
+                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+        )
+        .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
+        .add_service(MerchantsServer::new(DirectoryService { core: core.clone() }))
+        .add_service(AdministratorsServer::new(DirectoryService { core: core.clone() }))
+        .add_service(ConnectionsServer::new(ConnectionsService { core: core.clone() }))
+        .add_service(AccountsServer::new(AccountsService { core: core.clone() }))
+        .add_service(SandboxServer::new(SandboxService { core: core.clone() }))
+        .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
+        .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
+        .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
+        // A receipt is up to 10 MiB: its request may be larger than tonic's
+        // 4 MiB default (the core refuses a file over the limit by name).
+        .add_service(
+            ReceiptsServer::new(TransactionsService { core: core.clone() })
+                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+        )
+        .add_service(WebhookEndpointsServer::new(WebhooksService { core: core.clone() }))
+        .add_service(EventsServer::new(WebhooksService { core: core.clone() }))
+}
+
+/// The core's services as a channel a gateway in the same process calls
+/// without a socket: the same tonic services behind the same layers
+/// (authentication, scopes, rate limits, errors), requests and replies
+/// still encoded as gRPC messages, so a call answers exactly as over the
+/// network (docs/architecture.md#a-requests-path). `sail serve` uses it;
+/// the gRPC port stays for external callers. A call in process has no
+/// peer address: its client's address is the one the gateway forwards.
+pub fn in_process(core: &Core) -> sail_api::rest::CoreChannel {
+    use tower::ServiceExt;
+    let service = call_layers!(core)
+        .service(api_routes(core))
+        .map_response(|response: http::Response<_>| response.map(tonic::body::Body::new))
+        .map_err(|never: std::convert::Infallible| -> sail_api::rest::ChannelError { match never {} });
+    tower::util::BoxCloneSyncService::new(service)
+}
 
 /// Errors that stop the server itself.
 #[derive(Debug, thiserror::Error)]
@@ -85,21 +163,8 @@ pub async fn run(
         workers.push(tokio::spawn(worker::run(core.clone(), Deliveries::start(&core), stop_rx.clone())));
     }
 
-    // Every call has a request id (the caller's `request-id`, or one made
-    // here, echoed back) on every log line it causes; one line per call, at
-    // a level that follows the outcome.
-    let request_id = http::HeaderName::from_static("request-id");
-    let trace = TraceLayer::new_for_grpc()
-        .make_span_with(|request: &http::Request<_>| {
-            let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
-            tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
-        })
-        .on_request(())
-        .on_response(|response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {
-            log_call(response, latency)
-        })
-        .on_failure(());
-    let db = core.db.clone();
+    let routes =
+        api_routes(&core).add_service(health_service).add_service(reflection_v1).add_service(reflection_v1alpha);
     use crate::config::http2;
     let served = Server::builder()
         .initial_stream_window_size(http2::STREAM_WINDOW)
@@ -108,43 +173,8 @@ pub async fn run(
         .http2_max_header_list_size(http2::MAX_HEADER_LIST_BYTES)
         .http2_keepalive_interval(Some(http2::KEEPALIVE_INTERVAL))
         .http2_keepalive_timeout(Some(http2::KEEPALIVE_TIMEOUT))
-        .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
-        .layer(PropagateRequestIdLayer::new(request_id))
-        .layer(trace)
-        .layer(AsyncRequireAuthorizationLayer::new(Authenticator::new(
-            db.clone(),
-            core.limits.clone(),
-            core.keys.clone(),
-            core.address_limits.clone(),
-        )))
-        .add_service(health_service)
-        .add_service(reflection_v1)
-        .add_service(reflection_v1alpha)
-        .add_service(ApiHealthServer::new(HealthService { db: db.clone() }))
-        .add_service(UsersServer::new(UsersService { core: core.clone() }))
-        .add_service(UserTokensServer::new(UserTokensService { core: core.clone() }))
-        .add_service(HostedSessionsServer::new(HostedSessionsService { core: core.clone() }))
-        .add_service(
-            HostedPagesServer::new(HostedPagesService { core: core.clone() })
-                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
-        )
-        .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
-        .add_service(MerchantsServer::new(DirectoryService { core: core.clone() }))
-        .add_service(AdministratorsServer::new(DirectoryService { core: core.clone() }))
-        .add_service(ConnectionsServer::new(ConnectionsService { core: core.clone() }))
-        .add_service(AccountsServer::new(AccountsService { core: core.clone() }))
-        .add_service(SandboxServer::new(SandboxService { core: core.clone() }))
-        .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
-        .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
-        .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
-        // A receipt is up to 10 MiB: its request may be larger than tonic's
-        // 4 MiB default (the core refuses a file over the limit by name).
-        .add_service(
-            ReceiptsServer::new(TransactionsService { core: core.clone() })
-                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
-        )
-        .add_service(WebhookEndpointsServer::new(WebhooksService { core: core.clone() }))
-        .add_service(EventsServer::new(WebhooksService { core: core.clone() }))
+        .layer(call_layers!(core))
+        .add_routes(routes)
         .serve_with_incoming_shutdown(
             // Without TCP_NODELAY a response split over two writes waits out
             // the client's delayed ACK (about 40 ms).

@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use http::{HeaderMap, HeaderValue, StatusCode};
 use minijinja::{Environment, context};
 use sail_api::pb::{self, hosted_pages_client::HostedPagesClient};
-use tonic::transport::Channel;
+use sail_api::rest::CoreChannel as Channel;
 
 use crate::extract::MAX_UPLOAD_BODY_BYTES;
 

@@ -18,8 +18,9 @@ use axum::Router;
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::DefaultBodyLimit;
 use http::{HeaderName, Request};
+use sail_api::rest::CoreChannel as Channel;
 use tokio::net::TcpListener;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Endpoint;
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
@@ -69,15 +70,17 @@ async fn refuse_unusable_request_id(mut request: Request<axum::body::Body>) -> R
 /// Windows match the core's, so large responses do not hold small ones back;
 /// pings notice a dead core between requests.
 pub fn core_channel(url: &str) -> Result<Channel, tonic::transport::Error> {
-    Ok(Endpoint::from_shared(url.to_string())?
-        .connect_timeout(Duration::from_secs(5))
-        .tcp_nodelay(true)
-        .initial_stream_window_size(2 * 1024 * 1024)
-        .initial_connection_window_size(16 * 1024 * 1024)
-        .http2_keep_alive_interval(Duration::from_secs(20))
-        .keep_alive_timeout(Duration::from_secs(20))
-        .keep_alive_while_idle(true)
-        .connect_lazy())
+    Ok(sail_api::rest::network(
+        Endpoint::from_shared(url.to_string())?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .initial_stream_window_size(2 * 1024 * 1024)
+            .initial_connection_window_size(16 * 1024 * 1024)
+            .http2_keep_alive_interval(Duration::from_secs(20))
+            .keep_alive_timeout(Duration::from_secs(20))
+            .keep_alive_while_idle(true)
+            .connect_lazy(),
+    ))
 }
 
 /// The gateway's router, calling the core over `core`.

@@ -166,6 +166,15 @@ impl Drop for CoreProcess {
     }
 }
 
+/// The environment variable that makes every `TestApp`'s gateway call its
+/// core in process (`in-process`) instead of over the network (the
+/// default); CI runs the integration suite both ways.
+pub const GATEWAY_PATH_ENV: &str = "SAIL_TEST_GATEWAY";
+
+fn gateway_in_process() -> bool {
+    std::env::var(GATEWAY_PATH_ENV).is_ok_and(|v| v == "in-process")
+}
+
 /// A running core and gateway, stopped when dropped.
 pub struct TestApp {
     /// `http://127.0.0.1:PORT/api/v1`.
@@ -218,11 +227,20 @@ impl TestApp {
         let http_addr = http.local_addr().unwrap().to_string();
         let mut core_config = options.core.clone();
         core_config.public_url = format!("http://{http_addr}");
-        let core = CoreProcess::start(&test_db.url, core_config, "127.0.0.1:0".parse().unwrap());
+        let core = CoreProcess::start(&test_db.url, core_config.clone(), "127.0.0.1:0".parse().unwrap());
         let grpc_addr = core.addr.to_string();
 
         let (stop, mut stop_rx) = watch::channel(false);
-        let channel = rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap();
+        let channel = if gateway_in_process() {
+            // The gateway calls a core in its own process (as `sail serve`
+            // does), an API-only one over the same database; the core process
+            // above still serves gRPC and runs the workers.
+            let db = core_grpc::db::connect(&test_db.url).await.expect("connect in-process core");
+            let api_only = CoreConfig { workers: 0, ..core_config.clone() };
+            core_grpc::server::in_process(&Core::new(db, api_only).expect("in-process core"))
+        } else {
+            rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap()
+        };
         let gateway = tokio::spawn({
             let config = options.gateway.clone();
             let shutdown = async move {

@@ -424,6 +424,12 @@ async fn requests_without_a_valid_key_are_limited_per_client_address() {
             users.list_users(request).await.unwrap_err().code()
         }
     };
-    assert_eq!(call(None).await, tonic::Code::ResourceExhausted, "the same loopback address");
+    // Direct callers are limited by their own address (the REST calls above
+    // may have spent it already, when the gateway calls this same core).
+    let mut codes = Vec::new();
+    for _ in 0..6 {
+        codes.push(call(None).await);
+    }
+    assert_eq!(codes.last(), Some(&tonic::Code::ResourceExhausted), "{codes:?}");
     assert_eq!(call(Some("203.0.113.7")).await, tonic::Code::Unauthenticated, "another client's budget");
 }

@@ -5,8 +5,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use http::StatusCode;
 use sail_api::pb::{self, api_health_client::ApiHealthClient};
+use sail_api::rest::CoreChannel as Channel;
 use serde_json::{Value, json};
-use tonic::transport::Channel;
 
 pub fn router(core: Channel) -> Router {
     Router::new().route("/healthz", get(healthz)).with_state(core)

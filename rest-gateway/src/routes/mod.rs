@@ -17,9 +17,9 @@ use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter};
 use http::{HeaderValue, StatusCode};
+use sail_api::rest::CoreChannel as Channel;
 use sail_api::rest::{CallError, JsonObject, ParamKind, ROUTES, Route};
 use serde_json::Value;
-use tonic::transport::Channel;
 
 use crate::context::CallContext;
 use crate::error::ApiError;

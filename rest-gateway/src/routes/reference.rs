@@ -6,7 +6,7 @@ use axum::Router;
 use axum::response::{Html, IntoResponse};
 use axum::routing::get;
 use http::header;
-use tonic::transport::Channel;
+use sail_api::rest::CoreChannel as Channel;
 
 pub fn router() -> Router<Channel> {
     Router::new().route("/openapi.json", get(openapi)).route("/docs", get(docs))
