@@ -14,7 +14,7 @@ use sail_api::pb;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, TransactionTrait};
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
-use crate::db::begin_write;
+use crate::db::{WriteTxn, begin_write};
 use crate::domain::money;
 use crate::error::CoreError;
 use crate::events::EventType;
@@ -206,13 +206,7 @@ pub async fn run_ingest_jobs(
 ) -> Result<(), CoreError> {
     let mut prepared = Vec::with_capacity(claimed.len());
     for job in claimed {
-        let batch: Vec<NewTransaction> = serde_json::from_str(job.payload.as_deref().unwrap_or("[]"))
-            .map_err(|err| CoreError::Internal(format!("payload of {}: {err}", job.id)))?;
-        let owner_id = job.connection_id.as_deref().unwrap_or_default();
-        let owner = connection::Entity::find_by_id(owner_id)
-            .one(db)
-            .await?
-            .ok_or_else(|| CoreError::Internal(format!("connection {owner_id} of {} vanished", job.id)))?;
+        let (batch, owner) = job_batch(db, job).await?;
         // Decide before taking the write lock; write, announce and complete under it.
         let backend = db.get_database_backend();
         prepared.push((
@@ -223,24 +217,45 @@ pub async fn run_ingest_jobs(
     let txn = begin_write(db).await?;
     for (job, adjudicated) in prepared {
         let counts = expenses::write_adjudicated(&*txn, adjudicated).await?;
-        outbox::record(
-            &txn,
-            &job.partner_id,
-            EventType::TransactionsIngested,
-            serde_json::json!({
-                "user_id": job.user_id,
-                "connection_id": job.connection_id,
-                "job_id": job.id,
-                "accepted": job.accepted,
-                "duplicates_updated": job.duplicates_updated,
-                "counts": counts,
-            }),
-        )
-        .await?;
+        announce(&txn, job, &counts, 0).await?;
         jobs::complete(&*txn, job, counts.total() as i32).await?;
     }
     txn.commit().await?;
     Ok(())
+}
+
+/// Records a job's `transactions.ingested` event in its completing
+/// transaction. `failed` appears only when rows failed on their own
+/// (docs/webhooks.md): the contract's shape is otherwise unchanged.
+async fn announce(txn: &WriteTxn, job: &job::Model, counts: &expenses::Counts, failed: usize) -> Result<(), CoreError> {
+    let mut data = serde_json::json!({
+        "user_id": job.user_id,
+        "connection_id": job.connection_id,
+        "job_id": job.id,
+        "accepted": job.accepted,
+        "duplicates_updated": job.duplicates_updated,
+        "counts": counts,
+    });
+    if failed > 0 {
+        data["failed"] = failed.into();
+    }
+    outbox::record(txn, &job.partner_id, EventType::TransactionsIngested, data).await?;
+    Ok(())
+}
+
+/// A claimed ingestion job's batch and the connection it was pushed to.
+async fn job_batch(
+    db: &DatabaseConnection,
+    job: &job::Model,
+) -> Result<(Vec<NewTransaction>, connection::Model), CoreError> {
+    let batch: Vec<NewTransaction> = serde_json::from_str(job.payload.as_deref().unwrap_or("[]"))
+        .map_err(|err| CoreError::Internal(format!("payload of {}: {err}", job.id)))?;
+    let owner_id = job.connection_id.as_deref().unwrap_or_default();
+    let owner = connection::Entity::find_by_id(owner_id)
+        .one(db)
+        .await?
+        .ok_or_else(|| CoreError::Internal(format!("connection {owner_id} of {} vanished", job.id)))?;
+    Ok((batch, owner))
 }
 
 /// What a row that fails on its own tells the partner; the cause stays in
@@ -257,13 +272,7 @@ pub async fn run_ingest_job_row_by_row(
     engine: &Engine,
     job: &job::Model,
 ) -> Result<(), CoreError> {
-    let batch: Vec<NewTransaction> = serde_json::from_str(job.payload.as_deref().unwrap_or("[]"))
-        .map_err(|err| CoreError::Internal(format!("payload of {}: {err}", job.id)))?;
-    let owner_id = job.connection_id.as_deref().unwrap_or_default();
-    let owner = connection::Entity::find_by_id(owner_id)
-        .one(db)
-        .await?
-        .ok_or_else(|| CoreError::Internal(format!("connection {owner_id} of {} vanished", job.id)))?;
+    let (batch, owner) = job_batch(db, job).await?;
     let backend = db.get_database_backend();
     let rows = batch.len();
     let txn = begin_write(db).await?;
@@ -301,23 +310,7 @@ pub async fn run_ingest_job_row_by_row(
     if failures.len() == rows {
         return Err(CoreError::Internal(format!("no row of {} could be stored", job.id)));
     }
-    outbox::record(
-        &txn,
-        &job.partner_id,
-        EventType::TransactionsIngested,
-        serde_json::json!({
-            "user_id": job.user_id,
-            "connection_id": job.connection_id,
-            "job_id": job.id,
-            "accepted": job.accepted,
-            "duplicates_updated": job.duplicates_updated,
-            // Present only when rows failed (docs/webhooks.md): the
-            // contract's shape is otherwise unchanged.
-            "failed": failures.len(),
-            "counts": counts,
-        }),
-    )
-    .await?;
+    announce(&txn, job, &counts, failures.len()).await?;
     jobs::complete_with_failures(&*txn, job, counts.total() as i32, &failures).await?;
     txn.commit().await?;
     Ok(())
