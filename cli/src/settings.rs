@@ -102,6 +102,10 @@ pub struct CoreArgs {
     /// (comma-separated IPs); loopback always is.
     #[arg(long, env = "SAIL_TRUSTED_GATEWAYS", value_delimiter = ',')]
     pub trusted_gateways: Vec<std::net::IpAddr>,
+    /// Redis holding the per-key rate-limit buckets every core shares
+    /// (redis://host:port); without it each core limits on its own.
+    #[arg(long, env = "SAIL_REDIS_URL")]
+    pub redis_url: Option<String>,
     #[command(flatten)]
     pub encryption: EncryptionArgs,
 }
@@ -132,6 +136,7 @@ impl CoreArgs {
             webhook_allow_private: self.webhook_allow_private,
             unauthenticated_rps: self.unauthenticated_rps,
             trusted_gateways: self.trusted_gateways.clone(),
+            redis_url: self.redis_url.clone(),
             // Replaced by the operator's keyring before the core starts
             // (`encryption::keyring`).
             ..core_grpc::CoreConfig::default()

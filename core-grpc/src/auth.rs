@@ -30,6 +30,7 @@ use tower_http::auth::AsyncAuthorizeRequest;
 
 use crate::domain::ScopeSet;
 use crate::error::CoreError;
+use crate::shared_limits::{SharedBuckets, Taken};
 use crate::user_tokens::{self, TokenGrant};
 
 /// Metadata in which a trusted gateway forwards its client's IP address.
@@ -142,11 +143,17 @@ pub fn check_scope(caller: &Caller, rule: &AccessRule) -> Result<(), CoreError> 
     }
 }
 
-/// Per-key token buckets (docs/contract.md#running: 100 rps, burst 200 by default). Each
-/// core process keeps its own buckets.
+/// Per-key token buckets (docs/contract.md#running: 100 rps, burst 200 by
+/// default). Each core keeps its own buckets, unless shared ones are given
+/// ([`RateLimits::shared`]): then every core of the fleet takes from the same
+/// bucket in Redis, and falls back to its own only while Redis cannot be
+/// reached (a limit that holds per core beats refusing every request).
 pub struct RateLimits {
     limiter: Option<DefaultKeyedRateLimiter<String>>,
     burst: u32,
+    /// One token per this interval.
+    emission: std::time::Duration,
+    shared: Option<(Arc<SharedBuckets>, &'static str)>,
 }
 
 impl RateLimits {
@@ -155,19 +162,39 @@ impl RateLimits {
             let burst = NonZeroU32::new(burst).unwrap_or(rps);
             RateLimiter::keyed(Quota::per_second(rps).allow_burst(burst))
         });
-        RateLimits { limiter, burst }
+        let emission = std::time::Duration::from_secs(1) / rps.max(1);
+        RateLimits { limiter, burst: burst.max(1), emission, shared: None }
     }
 
     /// `per_minute` operations a minute per key, all of them at once at most.
     pub fn per_minute(per_minute: u32) -> Self {
         let limiter = NonZeroU32::new(per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
-        RateLimits { limiter, burst: per_minute }
+        let emission = std::time::Duration::from_secs(60) / per_minute.max(1);
+        RateLimits { limiter, burst: per_minute, emission, shared: None }
     }
 
-    pub fn check(&self, key_id: &str) -> Result<(), CoreError> {
+    /// The same limits, kept in `buckets` under keys named `name`, shared by
+    /// every core that uses the same Redis.
+    pub fn shared(mut self, buckets: Arc<SharedBuckets>, name: &'static str) -> Self {
+        self.shared = Some((buckets, name));
+        self
+    }
+
+    pub async fn check(&self, key_id: &str) -> Result<(), CoreError> {
         let Some(limiter) = &self.limiter else {
             return Ok(());
         };
+        if let Some((buckets, name)) = &self.shared {
+            match buckets.take(&format!("sail:rate:{name}:{key_id}"), self.emission, self.burst).await {
+                Ok(Taken::Admitted) => return Ok(()),
+                Ok(Taken::Refused(retry_after)) => {
+                    return Err(CoreError::RateLimited { retry_after, limit: self.burst });
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "shared rate limits unreachable; limiting in this core alone");
+                }
+            }
+        }
         limiter.check_key(&key_id.to_string()).map_err(|not_until| CoreError::RateLimited {
             retry_after: not_until.wait_time_from(DefaultClock::default().now()),
             limit: self.burst,
@@ -302,7 +329,7 @@ impl Authenticator {
             return Ok(None);
         }
         let caller = self.caller(authorization, &origin).await?;
-        self.limits.check(&caller.key_id)?;
+        self.limits.check(&caller.key_id).await?;
         if caller.scopes.is_token_admin() && user_token.is_some() {
             // The minting key must never be the key that uses a token: PII
             // needs two credentials.
@@ -393,19 +420,19 @@ mod tests {
         assert!(check_scope(&caller("identity"), &tokens).is_err());
     }
 
-    #[test]
-    fn rate_limit_refuses_past_the_burst_and_reports_a_wait() {
+    #[tokio::test]
+    async fn rate_limit_refuses_past_the_burst_and_reports_a_wait() {
         let limits = RateLimits::new(1, 2);
-        assert!(limits.check("key_a").is_ok());
-        assert!(limits.check("key_a").is_ok());
-        match limits.check("key_a") {
+        assert!(limits.check("key_a").await.is_ok());
+        assert!(limits.check("key_a").await.is_ok());
+        match limits.check("key_a").await {
             Err(CoreError::RateLimited { retry_after, limit }) => {
                 assert_eq!(limit, 2);
                 assert!(retry_after.as_millis() > 0);
             }
             other => panic!("{other:?}"),
         }
-        assert!(limits.check("key_b").is_ok(), "buckets are per key");
-        assert!(RateLimits::new(0, 0).check("key_a").is_ok());
+        assert!(limits.check("key_b").await.is_ok(), "buckets are per key");
+        assert!(RateLimits::new(0, 0).check("key_a").await.is_ok());
     }
 }

@@ -80,6 +80,9 @@ pub struct CoreConfig {
     /// How long a verified key is used without reading it again: the most
     /// a revocation or scope change takes to reach every core.
     pub key_cache_ttl: Duration,
+    /// Redis holding the per-key rate-limit buckets every core shares
+    /// (`redis://host:port`); without it each core limits on its own.
+    pub redis_url: Option<String>,
 }
 
 impl Default for CoreConfig {
@@ -99,6 +102,7 @@ impl Default for CoreConfig {
             unauthenticated_rps: 20,
             trusted_gateways: Vec::new(),
             key_cache_ttl: Duration::from_secs(1),
+            redis_url: None,
         }
     }
 }

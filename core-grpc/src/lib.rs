@@ -43,6 +43,7 @@ pub mod receipts;
 pub mod rotation;
 pub mod sandbox;
 pub mod server;
+pub mod shared_limits;
 pub mod signal;
 pub mod state;
 pub mod user_tokens;

@@ -11,6 +11,7 @@ use sea_orm::DatabaseConnection;
 use crate::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::config::CoreConfig;
 use crate::directory_index::Directory;
+use crate::shared_limits::SharedBuckets;
 
 /// Everything a running core shares between requests and workers.
 #[derive(Clone)]
@@ -37,7 +38,14 @@ impl Core {
     /// (`data/merchants.csv`), whose ids are deterministic, so `merchant.id`
     /// on an expense is the id `GET /merchants` shows.
     pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
-        let limits = Arc::new(RateLimits::new(config.rate_limit_rps, config.rate_limit_burst));
+        let shared = config.redis_url.as_deref().map(SharedBuckets::new).transpose()?.map(Arc::new);
+        let mut limits = RateLimits::new(config.rate_limit_rps, config.rate_limit_burst);
+        let mut redeliver_limits = RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE);
+        if let Some(buckets) = &shared {
+            limits = limits.shared(buckets.clone(), "key");
+            redeliver_limits = redeliver_limits.shared(buckets.clone(), "redeliver");
+        }
+        let (limits, redeliver_limits) = (Arc::new(limits), Arc::new(redeliver_limits));
         // Reference data loads loudly: a core that cannot read it refuses to start.
         let engine = Arc::new(Engine::seeded()?);
         crate::sandbox::generate::load_reference()?;
@@ -52,7 +60,6 @@ impl Core {
             .dns_resolver(Arc::new(crate::egress::resolver::PublicOnly { allow_private: config.webhook_allow_private }))
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        let redeliver_limits = Arc::new(RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE));
         let keys = Arc::new(KeyCache::new(config.key_cache_ttl));
         let address_limits =
             Arc::new(AddressLimits::new(config.unauthenticated_rps, config.trusted_gateways.iter().copied()));
@@ -79,4 +86,6 @@ pub enum StartError {
     Http(#[from] reqwest::Error),
     #[error(transparent)]
     Reference(#[from] sail_engine::reference::ReferenceError),
+    #[error("SAIL_REDIS_URL: {0}")]
+    Redis(#[from] redis::RedisError),
 }

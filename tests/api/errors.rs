@@ -433,3 +433,67 @@ async fn requests_without_a_valid_key_are_limited_per_client_address() {
     assert_eq!(codes.last(), Some(&tonic::Code::ResourceExhausted), "{codes:?}");
     assert_eq!(call(Some("203.0.113.7")).await, tonic::Code::Unauthenticated, "another client's budget");
 }
+
+/// The Redis the fleet-wide rate-limit tests use (these machines run one).
+const REDIS_URL: &str = "redis://127.0.0.1:6379";
+
+/// Calls `ListUsers` over gRPC at `addr` with `key`; the status code.
+async fn list_users_code(addr: &str, key: &str) -> tonic::Code {
+    let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    match users.list_users(request).await {
+        Ok(_) => tonic::Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+#[tokio::test]
+async fn with_redis_two_cores_hold_one_key_to_its_limit_in_total() {
+    let shared = CoreConfig {
+        rate_limit_rps: 1,
+        rate_limit_burst: 4,
+        redis_url: Some(REDIS_URL.to_string()),
+        ..Options::default().core
+    };
+    let app = TestApp::spawn_with(Options { core: shared.clone(), ..Default::default() }).await;
+    let second = app.extra_core(CoreConfig { workers: 0, ..shared });
+    let (_, key) = app.partner_key("expenses").await;
+    let second_addr = second.addr.to_string();
+    let mut codes = Vec::new();
+    for n in 0..10 {
+        let addr = if n % 2 == 0 { app.grpc_addr.as_str() } else { second_addr.as_str() };
+        codes.push(list_users_code(addr, &key).await);
+    }
+    let admitted = codes.iter().filter(|c| **c == tonic::Code::Ok).count();
+    // Each core alone would admit its burst of 4 (8 in all); sharing one
+    // bucket, the two admit 4 (5 if a token refilled during the calls).
+    assert!((4..=5).contains(&admitted), "{admitted} admitted: {codes:?}");
+    assert!(codes.iter().all(|c| matches!(c, tonic::Code::Ok | tonic::Code::ResourceExhausted)), "{codes:?}");
+    // REST callers see the same bucket, with the usual headers.
+    let limited = app.get(&key, "/users").await;
+    limited.assert_error(429, "rate_limited", None);
+    assert_eq!(limited.headers["ratelimit-limit"], "4");
+    assert!(limited.headers.contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn without_a_reachable_redis_each_core_still_limits_on_its_own() {
+    let dead_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let options = Options {
+        core: CoreConfig {
+            rate_limit_rps: 1,
+            rate_limit_burst: 3,
+            redis_url: Some(format!("redis://127.0.0.1:{dead_port}")),
+            ..Options::default().core
+        },
+        ..Default::default()
+    };
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(app.get(&key, "/users").await.status);
+    }
+    assert_eq!(statuses, vec![200, 200, 200, 429, 429], "served, and limited by the core's own bucket");
+}

@@ -169,7 +169,7 @@ impl Events for WebhooksService {
         let req = request.into_inner();
         let method = "/sail.v1.Events/RedeliverEvent";
         let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            self.core.redeliver_limits.check(&caller.partner_id)?;
+            self.core.redeliver_limits.check(&caller.partner_id).await?;
             let found = outbox::redeliver_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
             event_detail(&self.core, found).await
         })
