@@ -39,19 +39,26 @@ use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::Webhoo
 /// a request id (the caller's `request-id`, or one made here, echoed back)
 /// on every log line the call causes; one log line per call, at a level
 /// that follows the outcome; then authentication, rate limits and scopes
-/// (`auth`). A macro, because the layers' types (closures among them) cannot
-/// be named, and the same stack must serve both paths.
+/// (`auth`). In process, the gateway's span (with the same request id) is
+/// already open and its one line per request already logged, so the core
+/// adds no span of its own and logs only its failures (at ERROR), keeping
+/// one line per request. A macro, because the layers' types (closures
+/// among them) cannot be named, and the same stack must serve both paths.
 macro_rules! call_layers {
-    ($core:expr) => {{
+    ($core:expr, $in_process:expr) => {{
+        let in_process: bool = $in_process;
         let request_id = http::HeaderName::from_static("request-id");
         let trace = TraceLayer::new_for_grpc()
-            .make_span_with(|request: &http::Request<_>| {
+            .make_span_with(move |request: &http::Request<_>| {
+                if in_process {
+                    return tracing::Span::none();
+                }
                 let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
                 tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
             })
             .on_request(())
-            .on_response(|response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {
-                log_call(response, latency)
+            .on_response(move |response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {
+                log_call(response, latency, in_process)
             })
             .on_failure(());
         tower::ServiceBuilder::new()
@@ -105,7 +112,7 @@ fn api_routes(core: &Core) -> Routes {
 /// peer address: its client's address is the one the gateway forwards.
 pub fn in_process(core: &Core) -> sail_api::rest::CoreChannel {
     use tower::ServiceExt;
-    let service = call_layers!(core)
+    let service = call_layers!(core, true)
         .service(api_routes(core))
         .map_response(|response: http::Response<_>| response.map(tonic::body::Body::new))
         .map_err(|never: std::convert::Infallible| -> sail_api::rest::ChannelError { match never {} });
@@ -173,7 +180,7 @@ pub async fn run(
         .http2_max_header_list_size(http2::MAX_HEADER_LIST_BYTES)
         .http2_keepalive_interval(Some(http2::KEEPALIVE_INTERVAL))
         .http2_keepalive_timeout(Some(http2::KEEPALIVE_TIMEOUT))
-        .layer(call_layers!(core))
+        .layer(call_layers!(core, false))
         .add_routes(routes)
         .serve_with_incoming_shutdown(
             // Without TCP_NODELAY a response split over two writes waits out
@@ -194,8 +201,9 @@ pub async fn run(
 
 /// One log line per call: refusals (the caller's mistakes) at INFO, failures
 /// of Sail's own at ERROR, with the gRPC code either way. A call whose status
-/// comes in trailers (a success, as a rule) is logged as OK.
-fn log_call<B>(response: &http::Response<B>, latency: std::time::Duration) {
+/// comes in trailers (a success, as a rule) is logged as OK. In process
+/// (`in_process`), only failures: the gateway logs the request.
+fn log_call<B>(response: &http::Response<B>, latency: std::time::Duration, in_process: bool) {
     let code = response
         .headers()
         .get("grpc-status")
@@ -211,6 +219,7 @@ fn log_call<B>(response: &http::Response<B>, latency: std::time::Duration) {
         | tonic::Code::Unavailable
         | tonic::Code::DeadlineExceeded
         | tonic::Code::Unimplemented => tracing::error!(grpc_code = ?code, latency_ms, "call failed"),
+        _ if in_process => {}
         tonic::Code::Ok => tracing::info!(grpc_code = ?code, latency_ms, "call"),
         _ => tracing::info!(grpc_code = ?code, latency_ms, "call refused"),
     }
