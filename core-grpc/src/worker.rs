@@ -31,6 +31,12 @@ pub trait LeasedWork: Send + Sync + 'static {
     /// to record (a lost lease hands the rows to another worker).
     fn process(&self, core: &Core, claimed: Vec<Self::Item>) -> impl Future<Output = ()> + Send;
 
+    /// Resolves when this work may have become claimable for a reason of
+    /// its own (webhook delivery: a send slot was freed); never, by default.
+    fn woken(&self) -> impl Future<Output = ()> + Send {
+        std::future::pending()
+    }
+
     /// Called once when the worker stops: work still in flight (a pipeline
     /// such as webhook delivery) is finished and recorded here.
     fn finish(&self, _core: &Core) -> impl Future<Output = ()> + Send {
@@ -55,6 +61,7 @@ pub async fn run<W: LeasedWork>(core: Core, work: W, mut stop: watch::Receiver<b
         tokio::select! {
             _ = stop.changed() => {}
             _ = signal::work_arrived() => {}
+            _ = work.woken() => {}
             _ = tokio::time::sleep(W::POLL_INTERVAL) => {}
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
 use rand::Rng;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::{UrlCheck, check_url, signature};
@@ -154,6 +154,8 @@ const RECORD_BATCH: usize = 256;
 struct InFlight {
     slots: Arc<Semaphore>,
     per_partner: Mutex<HashMap<String, usize>>,
+    /// Raised when a send finishes: a partner at its cap may have room now.
+    freed: tokio::sync::Notify,
 }
 
 impl InFlight {
@@ -183,6 +185,7 @@ struct Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         self.in_flight.count(&self.partner, -1);
+        self.in_flight.freed.notify_one();
     }
 }
 
@@ -236,6 +239,13 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
         })
         .collect();
     webhook_attempt::Entity::insert_many(attempts).exec_without_returning(&*txn).await?;
+
+    // Every delivery's new state in one statement (`UPDATE … FROM (VALUES
+    // …)`, which PostgreSQL and SQLite both take): one round trip for the
+    // batch, each row only while its claim is still this worker's.
+    let backend = core.db.get_database_backend();
+    let mut rows = Vec::with_capacity(outcomes.len());
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(outcomes.len() * 6);
     for outcome in &outcomes {
         let claimed = &outcome.claimed;
         let attempts = claimed.attempts + 1;
@@ -252,22 +262,41 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
                 (DeliveryStatus::Pending, next.timestamp_millis())
             }
         };
-        let mut update = webhook_delivery::Entity::update_many()
-            .col_expr(webhook_delivery::Column::Status, Expr::value(state))
-            .col_expr(webhook_delivery::Column::Attempts, Expr::value(attempts))
-            .col_expr(webhook_delivery::Column::NextAttemptAtMs, Expr::value(next_at))
-            .col_expr(webhook_delivery::Column::LeaseUntilMs, Expr::value(Option::<i64>::None));
-        if state == DeliveryStatus::Delivered {
-            update = update.col_expr(webhook_delivery::Column::DeliveredAt, Expr::value(Some(now)));
-        }
-        let updated = update
-            .filter(webhook_delivery::Column::Id.eq(&claimed.id))
-            .filter(webhook_delivery::Column::LeaseUntilMs.eq(claimed.lease_until_ms))
-            .exec(&*txn)
-            .await?;
-        if updated.rows_affected != 1 {
-            tracing::warn!(delivery = %claimed.id, "lost the claim before recording; another worker owns it now");
-        }
+        let delivered_at = (state == DeliveryStatus::Delivered).then_some(now);
+        let first = values.len() + 1;
+        rows.push(format!(
+            "(${}, ${}, ${}, ${}, ${}, ${})",
+            first,
+            first + 1,
+            first + 2,
+            first + 3,
+            first + 4,
+            first + 5
+        ));
+        values.extend([
+            claimed.id.clone().into(),
+            state.as_str().into(),
+            attempts.into(),
+            next_at.into(),
+            delivered_at.into(),
+            claimed.lease_until_ms.into(),
+        ]);
+    }
+    let sql = format!(
+        "UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at_ms = v.column4, \
+         lease_until_ms = NULL, delivered_at = COALESCE(v.column5, webhook_deliveries.delivered_at) \
+         FROM (VALUES {}) AS v WHERE webhook_deliveries.id = v.column1 \
+         AND webhook_deliveries.lease_until_ms = v.column6",
+        rows.join(", ")
+    );
+    let sql = if backend == sea_orm::DatabaseBackend::Postgres { sql } else { sql.replace('$', "?") };
+    let updated = (*txn).execute_raw(sea_orm::Statement::from_sql_and_values(backend, sql, values)).await?;
+    if updated.rows_affected() != outcomes.len() as u64 {
+        tracing::warn!(
+            recorded = updated.rows_affected(),
+            outcomes = outcomes.len(),
+            "some claims were lost before recording; other workers own those deliveries now"
+        );
     }
     txn.commit().await?;
     Ok(())
@@ -302,8 +331,11 @@ impl Deliveries {
     pub fn start(core: &Core) -> Deliveries {
         let (recorder, outcomes) = mpsc::unbounded_channel();
         tokio::spawn(record_as_they_finish(core.clone(), outcomes));
-        let in_flight =
-            Arc::new(InFlight { slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)), per_partner: Mutex::default() });
+        let in_flight = Arc::new(InFlight {
+            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            per_partner: Mutex::default(),
+            freed: tokio::sync::Notify::new(),
+        });
         Deliveries { in_flight, recorder }
     }
 
@@ -381,6 +413,10 @@ impl LeasedWork for Deliveries {
         if let Err(err) = self.start_sends(core, claimed).await {
             tracing::error!(error = %err, "starting webhook sends failed; their leases will expire");
         }
+    }
+
+    async fn woken(&self) {
+        self.in_flight.freed.notified().await
     }
 
     async fn finish(&self, _core: &Core) {
