@@ -3,7 +3,8 @@
 //! The gateway refuses what it can before calling the core; what it must
 //! forward (a body under the limit with an over-long field) travels over
 //! the connection all partners share and is refused by the core, and
-//! nothing of it disturbs that connection.
+//! nothing of it disturbs that connection. Direct gRPC callers: an
+//! oversized header list fails that call alone.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -111,4 +112,27 @@ async fn a_partner_flooding_oversized_requests_costs_another_partner_nothing() {
         failures.len(),
         &failures[..failures.len().min(5)]
     );
+}
+
+#[tokio::test]
+async fn a_direct_grpc_caller_with_oversized_metadata_fails_alone() {
+    let app = TestApp::spawn().await;
+    let (_, flooder) = app.partner_key("expenses").await;
+    let (_, bystander) = app.partner_key("expenses").await;
+    let addr = format!("http://{}", app.grpc_addr);
+    // Over the core's 32 KiB header list: that call fails, on its own connection.
+    let mut flooding = sail_api::pb::users_client::UsersClient::connect(addr.clone()).await.unwrap();
+    let mut ordinary = sail_api::pb::users_client::UsersClient::connect(addr).await.unwrap();
+    for _ in 0..20 {
+        let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+        request.metadata_mut().insert("authorization", format!("Bearer {flooder}").parse().unwrap());
+        request.metadata_mut().insert("x-padding", "p".repeat(40 * 1024).parse().unwrap());
+        assert!(flooding.list_users(request).await.is_err(), "an oversized header list is refused");
+
+        let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+        request.metadata_mut().insert("authorization", format!("Bearer {bystander}").parse().unwrap());
+        assert!(ordinary.list_users(request).await.is_ok(), "another caller's connection is untouched");
+    }
+    // REST callers, over the gateway's connection, too.
+    assert_eq!(app.get(&bystander, "/users").await.status, 200);
 }
