@@ -1,5 +1,5 @@
 //! Rows of an ingestion job that failed on their own while the rest of the
-//! batch was stored (docs/api-decisions.md#rows-that-fail-on-their-own).
+//! batch was stored (docs/api-decisions.md#ingestion-jobs-and-expenses).
 
 use sea_orm_migration::{prelude::*, schema::*};
 
