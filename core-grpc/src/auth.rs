@@ -232,17 +232,16 @@ impl KeyCache {
 /// costs a database lookup, and nothing else bounds them. Burst: twice the
 /// rate.
 pub struct AddressLimits {
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    burst: u32,
+    /// The same token buckets as the per-key limits, keyed by address and
+    /// always this core's own.
+    limits: RateLimits,
     trusted_gateways: Vec<IpAddr>,
 }
 
 impl AddressLimits {
     pub fn new(rps: u32, trusted_gateways: impl IntoIterator<Item = IpAddr>) -> Self {
-        let burst = rps.saturating_mul(2);
-        let limiter = NonZeroU32::new(rps)
-            .map(|rps| RateLimiter::keyed(Quota::per_second(rps).allow_burst(NonZeroU32::new(burst).unwrap_or(rps))));
-        AddressLimits { limiter, burst, trusted_gateways: trusted_gateways.into_iter().collect() }
+        let limits = RateLimits::new(rps, rps.saturating_mul(2));
+        AddressLimits { limits, trusted_gateways: trusted_gateways.into_iter().collect() }
     }
 
     /// The client's address: the peer's own, or the one a trusted gateway
@@ -256,14 +255,11 @@ impl AddressLimits {
         }
     }
 
-    fn check(&self, client: Option<IpAddr>) -> Result<(), CoreError> {
-        let (Some(limiter), Some(client)) = (&self.limiter, client) else {
-            return Ok(());
-        };
-        limiter.check_key(&client).map_err(|not_until| CoreError::RateLimited {
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-            limit: self.burst,
-        })
+    async fn check(&self, client: Option<IpAddr>) -> Result<(), CoreError> {
+        match client {
+            Some(client) => self.limits.check(&client.to_string()).await,
+            None => Ok(()),
+        }
     }
 }
 
@@ -299,7 +295,7 @@ impl Authenticator {
         let secret = match presented_secret(authorization) {
             Ok(secret) => secret,
             Err(err) => {
-                self.addresses.check(client)?;
+                self.addresses.check(client).await?;
                 return Err(err);
             }
         };
@@ -307,7 +303,7 @@ impl Authenticator {
         if let Some(caller) = self.keys.get(&secret_hash) {
             return Ok(caller);
         }
-        self.addresses.check(client)?;
+        self.addresses.check(client).await?;
         let caller = lookup_key(&self.db, &secret_hash).await?;
         self.keys.insert(secret_hash, caller.clone());
         Ok(caller)
