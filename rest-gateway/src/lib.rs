@@ -132,7 +132,14 @@ pub async fn run(
     config: GatewayConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let listener = listener::GatewayListener::new(listener);
+    use axum::serve::ListenerExt;
+    // Without TCP_NODELAY a response split over two writes waits out the
+    // client's delayed ACK (about 40 ms).
+    let listener = listener::GatewayListener::new(listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %err, "could not set TCP_NODELAY");
+        }
+    }));
     axum::serve(listener, router(core, &config).into_make_service_with_connect_info::<listener::ClientAddr>())
         .with_graceful_shutdown(shutdown)
         .await

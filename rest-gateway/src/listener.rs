@@ -18,43 +18,26 @@ use std::task::{Context, Poll, ready};
 use axum::serve::Listener;
 use sail_api::ErrorCode;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
 
-/// A TCP listener whose connections set `TCP_NODELAY` and answer hyper's
-/// own refusals in the envelope.
-pub struct GatewayListener {
-    inner: TcpListener,
+/// A listener (axum's own, which sets up and accepts connections) whose
+/// connections answer hyper's own refusals in the envelope.
+pub struct GatewayListener<L> {
+    inner: L,
 }
 
-impl GatewayListener {
-    pub fn new(inner: TcpListener) -> Self {
+impl<L> GatewayListener<L> {
+    pub fn new(inner: L) -> Self {
         GatewayListener { inner }
     }
 }
 
-impl Listener for GatewayListener {
-    type Io = EnvelopedRefusals<TcpStream>;
+impl<L: Listener<Addr = SocketAddr>> Listener for GatewayListener<L> {
+    type Io = EnvelopedRefusals<L::Io>;
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.inner.accept().await {
-                Ok((stream, addr)) => {
-                    // Without TCP_NODELAY a response split over two writes
-                    // waits out the client's delayed ACK (about 40 ms).
-                    if let Err(err) = stream.set_nodelay(true) {
-                        tracing::warn!(error = %err, "could not set TCP_NODELAY");
-                    }
-                    return (EnvelopedRefusals { inner: stream, pending: None }, addr);
-                }
-                // As axum's own listener does: a failed accept (out of file
-                // descriptors, say) is logged and retried after a pause.
-                Err(err) => {
-                    tracing::error!(error = %err, "accepting a connection failed");
-                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-                }
-            }
-        }
+        let (io, addr) = self.inner.accept().await;
+        (EnvelopedRefusals { inner: io, pending: None }, addr)
     }
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
@@ -68,8 +51,10 @@ impl Listener for GatewayListener {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddr(pub SocketAddr);
 
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, GatewayListener>> for ClientAddr {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, GatewayListener>) -> Self {
+impl<L: Listener<Addr = SocketAddr>>
+    axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, GatewayListener<L>>> for ClientAddr
+{
+    fn connect_info(stream: axum::serve::IncomingStream<'_, GatewayListener<L>>) -> Self {
         ClientAddr(*stream.remote_addr())
     }
 }
