@@ -32,24 +32,16 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     // A second core over the same database (another process) has the key
     // verified in its cache too.
     let second = app.extra_core(CoreConfig { workers: 0, ..Options::default().core });
-    let list_users = |addr: std::net::SocketAddr| {
-        let doomed = doomed.clone();
-        async move {
-            let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
-            let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
-            request.metadata_mut().insert("authorization", format!("Bearer {doomed}").parse().unwrap());
-            users.list_users(request).await.map(|_| ()).map_err(|status| status.code())
-        }
-    };
-    assert_eq!(list_users(second.addr).await, Ok(()));
+    let second_addr = second.addr.to_string();
+    assert_eq!(list_users_code(&second_addr, &doomed, None).await, tonic::Code::Ok);
 
     // Revoked in the database, as `sail keys revoke` does from its own process.
     core_grpc::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
     let revoked_at = std::time::Instant::now();
     let refused = eventually("both cores to refuse the revoked key", Duration::from_secs(3), || async {
         let rest = app.get(&doomed, "/users").await;
-        let grpc = list_users(second.addr).await;
-        (rest.status == 401 && grpc == Err(tonic::Code::Unauthenticated)).then_some(rest)
+        let grpc = list_users_code(&second_addr, &doomed, None).await;
+        (rest.status == 401 && grpc == tonic::Code::Unauthenticated).then_some(rest)
     })
     .await;
     let waited = revoked_at.elapsed();
@@ -412,36 +404,29 @@ async fn requests_without_a_valid_key_are_limited_per_client_address() {
 
     // gRPC: a trusted (loopback) gateway forwards its client's address,
     // which has a budget of its own.
-    let call = |forwarded: Option<&'static str>| {
-        let (addr, unknown) = (app.grpc_addr.clone(), unknown.clone());
-        async move {
-            let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
-            let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
-            request.metadata_mut().insert("authorization", format!("Bearer {unknown}").parse().unwrap());
-            if let Some(client) = forwarded {
-                request.metadata_mut().insert("sail-client-addr", client.parse().unwrap());
-            }
-            users.list_users(request).await.unwrap_err().code()
-        }
-    };
     // Direct callers are limited by their own address (the REST calls above
     // may have spent it already, when the gateway calls this same core).
     let mut codes = Vec::new();
     for _ in 0..6 {
-        codes.push(call(None).await);
+        codes.push(list_users_code(&app.grpc_addr, &unknown, None).await);
     }
     assert_eq!(codes.last(), Some(&tonic::Code::ResourceExhausted), "{codes:?}");
-    assert_eq!(call(Some("203.0.113.7")).await, tonic::Code::Unauthenticated, "another client's budget");
+    let elsewhere = list_users_code(&app.grpc_addr, &unknown, Some("203.0.113.7")).await;
+    assert_eq!(elsewhere, tonic::Code::Unauthenticated, "another client's budget");
 }
 
 /// The Redis the fleet-wide rate-limit tests use (these machines run one).
 const REDIS_URL: &str = "redis://127.0.0.1:6379";
 
-/// Calls `ListUsers` over gRPC at `addr` with `key`; the status code.
-async fn list_users_code(addr: &str, key: &str) -> tonic::Code {
+/// Calls `ListUsers` over gRPC at `addr` with `key` (and, as a gateway
+/// would, its client's address `forwarded`); the status code.
+async fn list_users_code(addr: &str, key: &str, forwarded: Option<&str>) -> tonic::Code {
     let mut users = sail_api::pb::users_client::UsersClient::connect(format!("http://{addr}")).await.unwrap();
     let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
     request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    if let Some(client) = forwarded {
+        request.metadata_mut().insert("sail-client-addr", client.parse().unwrap());
+    }
     match users.list_users(request).await {
         Ok(_) => tonic::Code::Ok,
         Err(status) => status.code(),
@@ -463,7 +448,7 @@ async fn with_redis_two_cores_hold_one_key_to_its_limit_in_total() {
     let mut codes = Vec::new();
     for n in 0..10 {
         let addr = if n % 2 == 0 { app.grpc_addr.as_str() } else { second_addr.as_str() };
-        codes.push(list_users_code(addr, &key).await);
+        codes.push(list_users_code(addr, &key, None).await);
     }
     let admitted = codes.iter().filter(|c| **c == tonic::Code::Ok).count();
     // Each core alone would admit its burst of 4 (8 in all); sharing one
