@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 
 use entities::{account, connection};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::connections::{self, Product, has_product};
+use crate::db::fetch_page;
 use crate::domain::{IdKind, Page, parse_id};
 use crate::error::CoreError;
 use crate::users;
@@ -81,8 +82,7 @@ pub async fn list_accounts(
     if let Some(kind) = filter.account_type {
         query = query.filter(account::Column::Type.eq(kind));
     }
-    let total = query.clone().count(db).await?;
-    let found = query.order_by_asc(account::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    let (found, total) = fetch_page(db, query.order_by_asc(account::Column::Id), page).await?;
     Ok((views(db, found).await?, total))
 }
 

@@ -4,11 +4,9 @@
 //! hosted sessions), through [`link_provider_connection`].
 
 use entities::{account, connection};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
+use crate::db::fetch_page;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::users;
@@ -239,8 +237,7 @@ pub async fn list_connections(
     let query = connection::Entity::find()
         .filter(connection::Column::UserId.eq(user.id))
         .filter(connection::Column::PartnerId.eq(partner_id));
-    let total = query.clone().count(db).await?;
-    let found = query.order_by_desc(connection::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    let (found, total) = fetch_page(db, query.order_by_desc(connection::Column::Id), page).await?;
     Ok((found, total))
 }
 

@@ -10,11 +10,15 @@ use std::time::Duration;
 
 use tokio::sync::OwnedMutexGuard;
 
+use sea_orm::sea_query::Expr;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseBackend, DatabaseTransaction, DbErr, SqliteTransactionMode, TransactionOptions,
-    TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseTransaction, DbErr, EntityTrait,
+    FromQueryResult, PaginatorTrait, QueryResult, QuerySelect, QueryTrait, Select, SqliteTransactionMode,
+    TransactionOptions, TransactionTrait,
 };
+
+use crate::domain::Page;
 
 /// The pool type, re-exported so callers need not depend on sea-orm.
 pub use sea_orm::DatabaseConnection;
@@ -23,6 +27,18 @@ pub use sea_orm::DatabaseConnection;
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
     let mut options = ConnectOptions::new(url.to_string());
     let sqlite = url.starts_with("sqlite:");
+    if sqlite {
+        // A SQLite connection is a file handle in this process: it cannot
+        // go stale, so the pool's ping before every checkout (a round trip
+        // to the connection's worker thread, as many as the queries
+        // themselves) buys nothing.
+        options.test_before_acquire(false);
+    } else {
+        // A PostgreSQL connection can be cut by the server, a proxy or a
+        // firewall while it idles: ping those that idled, not the hot ones
+        // (one round trip saved per query under load).
+        options.test_before_acquire_if_idle_for(Duration::from_secs(10));
+    }
     options
         .sqlx_logging(false)
         // sea-orm would give SQLite a single connection; WAL lets readers run
@@ -106,4 +122,51 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
         })
         .await?;
     Ok(WriteTxn { txn, _turn: turn, enqueued: AtomicBool::new(false) })
+}
+
+/// A row with the number of rows its query matches in all.
+struct Counted<M> {
+    row: M,
+    total: i64,
+}
+
+impl<M: FromQueryResult> FromQueryResult for Counted<M> {
+    fn from_query_result(res: &QueryResult, pre: &str) -> Result<Self, DbErr> {
+        Ok(Counted { row: M::from_query_result(res, pre)?, total: res.try_get(pre, "page_total")? })
+    }
+}
+
+/// One page of `query` (already filtered and ordered) and the total it
+/// matches, in one statement rather than a page and a `COUNT`: every list
+/// endpoint answers `pagination.total`, and a second query was a large part
+/// of a list's cost on SQLite. A page past the end has no row to carry the
+/// total, so only then is it counted on its own.
+pub async fn fetch_page<E>(
+    db: &impl ConnectionTrait,
+    query: Select<E>,
+    page: Page,
+) -> Result<(Vec<E::Model>, u64), DbErr>
+where
+    E: EntityTrait,
+    E::Model: FromQueryResult + Send + Sync,
+{
+    // The count is an uncorrelated subquery, evaluated once and answered
+    // from the filter's index; a `COUNT(*) OVER ()` window would read every
+    // matching row in full, not just the page's.
+    let mut count = query.clone().select_only().column_as(Expr::cust("COUNT(*)"), "n").into_query();
+    count.clear_order_by();
+    let rows = query
+        .clone()
+        .column_as(Expr::SubQuery(None, Box::new(count.into())), "page_total")
+        .limit(page.limit)
+        .offset(page.offset)
+        .into_model::<Counted<E::Model>>()
+        .all(db)
+        .await?;
+    let total = match rows.first() {
+        Some(first) => first.total.max(0) as u64,
+        None if page.offset == 0 => 0,
+        None => query.count(db).await?,
+    };
+    Ok((rows.into_iter().map(|counted| counted.row).collect(), total))
 }

@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 
 use entities::{event, webhook_attempt, webhook_delivery};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
+use crate::db::fetch_page;
 use crate::domain::{IdKind, Page, parse_id};
 use crate::error::CoreError;
 
@@ -34,8 +35,7 @@ pub async fn list_events(
         };
         query = query.filter(event::Column::Type.eq(event_type));
     }
-    let total = query.clone().count(db).await?;
-    let found = query.order_by_desc(event::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    let (found, total) = fetch_page(db, query.order_by_desc(event::Column::Id), page).await?;
     Ok((found, total))
 }
 

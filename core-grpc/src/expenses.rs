@@ -6,11 +6,11 @@ use chrono::{DateTime, NaiveDate, Utc};
 use entities::{connection, transaction};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    QueryTrait, Set, Statement,
+    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder, QueryTrait, Set, Statement,
 };
 
 use crate::connections::{self, Product};
+use crate::db::fetch_page;
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::users;
@@ -346,14 +346,8 @@ pub async fn list_expenses(
     if let Some(to) = filter.to {
         query = query.filter(transaction::Column::Date.lte(to.format("%Y-%m-%d").to_string()));
     }
-    let total = query.clone().count(db).await?;
-    let found = query
-        .order_by_desc(transaction::Column::Date)
-        .order_by_desc(transaction::Column::Id)
-        .limit(page.limit)
-        .offset(page.offset)
-        .all(db)
-        .await?;
+    let ordered = query.order_by_desc(transaction::Column::Date).order_by_desc(transaction::Column::Id);
+    let (found, total) = fetch_page(db, ordered, page).await?;
     Ok((found, total))
 }
 

@@ -11,13 +11,14 @@ use entities::enums::{ConnectionStatus, ConnectionType, ExpenseStatus, HostedSes
 use entities::{administrator, connection, hosted_session, merchant, transaction};
 use sail_api::pb;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set,
 };
 use sha2::{Digest, Sha256};
 
 use crate::connections::{self, ConnectionTypeRules};
 use crate::db::begin_write;
+use crate::db::fetch_page;
 use crate::domain::{IdKind, Page, Scope, ScopeSet, hex, new_id, parse_id, random_token, time};
 use crate::error::CoreError;
 use crate::events::EventType;
@@ -274,8 +275,7 @@ pub async fn list(
         }
         Some(_) => return Err(CoreError::invalid("status", "status must be pending, opened, completed or expired.")),
     }
-    let total = query.clone().count(db).await?;
-    let found = query.order_by_desc(hosted_session::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    let (found, total) = fetch_page(db, query.order_by_desc(hosted_session::Column::Id), page).await?;
     Ok((found, total))
 }
 

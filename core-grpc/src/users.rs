@@ -4,12 +4,10 @@
 use entities::user;
 use sail_api::pb;
 use sea_orm::SqlErr;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use crate::crypto::{Keyring, columns};
+use crate::db::fetch_page;
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
 
@@ -259,8 +257,7 @@ pub async fn list_users(
     if let Some(status) = status {
         query = query.filter(user::Column::Status.eq(status.as_str()));
     }
-    let total = query.clone().count(db).await?;
-    let users = query.order_by_desc(user::Column::Id).limit(page.limit).offset(page.offset).all(db).await?;
+    let (users, total) = fetch_page(db, query.order_by_desc(user::Column::Id), page).await?;
     Ok((users, total))
 }
 
