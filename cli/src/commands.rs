@@ -21,35 +21,35 @@ use crate::settings::{
 pub async fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Serve { database, core, gateway, log } => {
-            init_tracing(log.log_format);
+            let _log = init_tracing(log.log_format);
             serve(Some((&database, &core)), Some(&gateway), None).await
         }
         Command::Core { database, core, log } => {
-            init_tracing(log.log_format);
+            let _log = init_tracing(log.log_format);
             serve(Some((&database, &core)), None, None).await
         }
         Command::Gateway { core_url, gateway, log } => {
-            init_tracing(log.log_format);
+            let _log = init_tracing(log.log_format);
             serve(None, Some(&gateway), Some(core_url)).await
         }
         Command::Migrate { database } => {
-            init_tracing(LogFormat::Text);
+            let _log = init_tracing(LogFormat::Text);
             database::open(&database.database_url, IfMissing::Create).await.map(|_| ())
         }
         Command::Partners(command) => {
-            init_tracing(LogFormat::Text);
+            let _log = init_tracing(LogFormat::Text);
             partners(command).await
         }
         Command::Keys(command) => {
-            init_tracing(LogFormat::Text);
+            let _log = init_tracing(LogFormat::Text);
             keys(command).await
         }
         Command::Audit(command) => {
-            init_tracing(LogFormat::Text);
+            let _log = init_tracing(LogFormat::Text);
             audit(command).await
         }
         Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, database }) => {
-            init_tracing(LogFormat::Text);
+            let _log = init_tracing(LogFormat::Text);
             bootstrap(&name, (http_addr, grpc_addr), json, &database).await
         }
         Command::Openapi => {
