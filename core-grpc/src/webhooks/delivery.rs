@@ -147,6 +147,10 @@ pub const MAX_IN_FLIGHT: usize = 64;
 /// answer holds at most this many of the [`MAX_IN_FLIGHT`] slots, each for
 /// at most the attempt timeout.
 pub const MAX_IN_FLIGHT_PER_PARTNER: usize = 16;
+/// A partner is claimed for only when this many of its slots are free, so
+/// one partner's steady stream is claimed in batches rather than a claim
+/// (a write transaction) per finished send.
+const CLAIM_AT_LEAST: usize = 8;
 /// Outcomes recorded in one transaction at most.
 const RECORD_BATCH: usize = 256;
 
@@ -154,23 +158,32 @@ const RECORD_BATCH: usize = 256;
 struct InFlight {
     slots: Arc<Semaphore>,
     per_partner: Mutex<HashMap<String, usize>>,
-    /// Raised when a send finishes: a partner at its cap may have room now.
+    /// Raised when a send finishes and its partner can be claimed for again.
     freed: tokio::sync::Notify,
 }
 
 impl InFlight {
-    fn partners_at_cap(&self) -> Vec<String> {
+    /// The partners not to claim for now (fewer than [`CLAIM_AT_LEAST`]
+    /// slots free), and how many rows any other partner may be given
+    /// without going over its cap.
+    fn claim_room(&self) -> (Vec<String>, u64) {
         let counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        counts.iter().filter(|(_, n)| **n >= MAX_IN_FLIGHT_PER_PARTNER).map(|(p, _)| p.clone()).collect()
+        let busy = MAX_IN_FLIGHT_PER_PARTNER - CLAIM_AT_LEAST;
+        let skip = counts.iter().filter(|(_, n)| **n > busy).map(|(p, _)| p.clone()).collect();
+        let fullest = counts.values().copied().filter(|n| *n <= busy).max().unwrap_or(0);
+        (skip, (MAX_IN_FLIGHT_PER_PARTNER - fullest) as u64)
     }
 
-    fn count(&self, partner: &str, change: isize) {
+    /// Changes a partner's count of sends in flight; the new count.
+    fn count(&self, partner: &str, change: isize) -> usize {
         let mut counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let n = counts.entry(partner.to_string()).or_default();
         *n = n.saturating_add_signed(change);
-        if *n == 0 {
+        let now = *n;
+        if now == 0 {
             counts.remove(partner);
         }
+        now
     }
 }
 
@@ -184,8 +197,10 @@ struct Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.in_flight.count(&self.partner, -1);
-        self.in_flight.freed.notify_one();
+        // Wake the worker only when the partner can be claimed for again.
+        if self.in_flight.count(&self.partner, -1) <= MAX_IN_FLIGHT_PER_PARTNER - CLAIM_AT_LEAST {
+            self.in_flight.freed.notify_one();
+        }
     }
 }
 
@@ -318,7 +333,7 @@ async fn close(
 
 /// Webhook deliveries as [`LeasedWork`], as a pipeline: the worker claims
 /// as many due deliveries as it has free slots (in partner turns, skipping
-/// partners at their cap), starts each send on its own task and claims
+/// partners with fewer than 8 of their 16 slots free), starts each send on its own task and claims
 /// again; each outcome goes to the recorder as its send finishes. A slow
 /// endpoint holds its own slot and nothing else.
 pub struct Deliveries {
@@ -404,8 +419,8 @@ impl LeasedWork for Deliveries {
         // an attempt timeout from finishing.
         drop(self.in_flight.slots.acquire().await.map_err(|err| CoreError::Internal(err.to_string()))?);
         let free = self.in_flight.slots.available_permits() as u64;
-        let at_cap = self.in_flight.partners_at_cap();
-        let limit = ClaimLimit { max: free, per_partner: MAX_IN_FLIGHT_PER_PARTNER as u64, skip_partners: &at_cap };
+        let (skip, per_partner) = self.in_flight.claim_room();
+        let limit = ClaimLimit { max: free, per_partner, skip_partners: &skip };
         lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, limit).await
     }
 
