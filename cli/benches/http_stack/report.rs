@@ -1,0 +1,112 @@
+//! The Markdown section this bench owns in docs/benchmarks.md, between two
+//! marker comments; everything outside them is left as it is.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use crate::{Line, Settings, Soak};
+
+const BEGIN: &str = "<!-- http_stack:begin -->";
+const END: &str = "<!-- http_stack:end -->";
+
+/// The section, markers included.
+pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Result<String> {
+    let mut out = String::new();
+    let today = chrono::Utc::now().date_naive();
+    writeln!(out, "{BEGIN}")?;
+    writeln!(out, "## Through `sail serve`, against a bare axum server ({today})\n")?;
+    writeln!(
+        out,
+        "Written by `cargo bench -p sail --bench http_stack` (this section and \
+         the charts are replaced on every run; do not edit them by hand). \
+         Release build of `sail serve`, the gateway calling its core in process, \
+         on a fresh database, rate limits off. For every request type, a bare \
+         axum server (a process of its own, `cli/benches/http_stack/bare.rs`) \
+         answering the same request with the same status and JSON body from \
+         memory is measured first, then Sail: wrk, 2 threads, 16 connections, \
+         {} s each, everything on the same {} ({} cores). The ratio is Sail's \
+         requests per second over that ceiling's. Latencies are wrk's, in ms.\n",
+        settings.seconds,
+        cpu_model(),
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+    )?;
+    writeln!(out, "![Requests per second as a share of the bare-axum ceiling](benchmarks/throughput.svg)\n")?;
+    writeln!(
+        out,
+        "| request | database | Sail req/s | ceiling req/s | ratio | Sail p50 / p99 / p99.9 | ceiling p50 / p99 / p99.9 |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|")?;
+    for line in lines {
+        writeln!(
+            out,
+            "| `{}` | {} | {:.0} | {:.0} | **{:.3}** | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |",
+            line.label,
+            line.database.title(),
+            line.sail.per_second,
+            line.ceiling.per_second,
+            line.ratio(),
+            line.sail.p50_ms,
+            line.sail.p99_ms,
+            line.sail.p999_ms,
+            line.ceiling.p50_ms,
+            line.ceiling.p99_ms,
+            line.ceiling.p999_ms,
+        )?;
+    }
+    writeln!(out, "\n![Sail's latency percentiles per request type](benchmarks/latency.svg)\n")?;
+    let before = soak.rss.first().map_or(0, |(_, kib)| *kib);
+    let after = soak.rss.last().map_or(0, |(_, kib)| *kib);
+    let peak = soak.rss.iter().map(|(_, kib)| *kib).max().unwrap_or(0);
+    writeln!(out, "### Memory over a {}-second mixed-load soak ({})\n", soak.seconds, soak.database.title())?;
+    writeln!(
+        out,
+        "A fresh `sail serve` with the same fixtures, then wrk (16 connections) \
+         sending, per 1,000 requests, one 500-row push, 40 new users and the \
+         rest spread over `GET /users/{{id}}`, `GET /merchants?search=`, `GET \
+         /users/{{id}}/expenses`, `GET /administrators` and `GET /users?limit=25`; \
+         10 s of that as warm-up, then the soak, the process's RSS read from \
+         `/proc` every 5 s.\n"
+    )?;
+    writeln!(out, "| figure | value |")?;
+    writeln!(out, "|---|---|")?;
+    writeln!(out, "| requests (req/s) | {} ({:.0}/s) |", soak.load.requests, soak.load.per_second)?;
+    writeln!(out, "| failed answers | {} |", soak.load.not_ok + soak.load.socket_errors)?;
+    writeln!(
+        out,
+        "| p50 / p99 / p99.9 | {:.2} / {:.2} / {:.2} ms |",
+        soak.load.p50_ms, soak.load.p99_ms, soak.load.p999_ms
+    )?;
+    writeln!(out, "| RSS idle, after start-up and fixtures | {} KiB |", soak.rss_idle_kib)?;
+    writeln!(
+        out,
+        "| RSS before → after the soak | {before} → {after} KiB (**{:.3}**; peak {peak} KiB) |",
+        after as f64 / before.max(1) as f64
+    )?;
+    writeln!(out, "\n![RSS of sail serve over the soak](benchmarks/soak-rss.svg)\n")?;
+    writeln!(out, "{END}")?;
+    Ok(out)
+}
+
+/// Replaces the section between the markers in `file`.
+pub fn write_into(file: &Path, section: &str) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let (Some(start), Some(end)) = (text.find(BEGIN), text.find(END)) else {
+        bail!("{} has no {BEGIN} … {END} markers to write between", file.display());
+    };
+    let updated = format!("{}{}{}", &text[..start], section.trim_end(), &text[end + END.len()..]);
+    std::fs::write(file, updated)?;
+    Ok(())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "machine".into())
+}
