@@ -462,4 +462,34 @@ mod tests {
         assert!(retry_delay(base, 40, &mut rng) <= MAX_RETRY_DELAY);
         assert!(retry_delay(base, 40, &mut rng) >= MAX_RETRY_DELAY / 2);
     }
+
+    fn in_flight(counts: &[(&str, usize)]) -> InFlight {
+        let in_flight = InFlight {
+            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            per_partner: Mutex::default(),
+            freed: tokio::sync::Notify::new(),
+        };
+        for (partner, n) in counts {
+            for _ in 0..*n {
+                in_flight.count(partner, 1);
+            }
+        }
+        in_flight
+    }
+
+    #[test]
+    fn a_claim_never_takes_a_partner_past_its_cap() {
+        // 15 in flight: skipped (before, it could be given 16 more).
+        let (skip, per_partner) = in_flight(&[("ptn_a", 15), ("ptn_b", 3)]).claim_room();
+        assert_eq!(skip, vec!["ptn_a".to_string()]);
+        assert_eq!(per_partner, 13, "ptn_b has 13 free slots");
+        // Every partner given `per_partner` stays within the cap.
+        let (skip, per_partner) = in_flight(&[("ptn_a", 8), ("ptn_b", 2)]).claim_room();
+        assert!(skip.is_empty());
+        assert_eq!(per_partner as usize + 8, MAX_IN_FLIGHT_PER_PARTNER);
+        // One slot short of the batch: wait for the next send to finish.
+        let (skip, per_partner) = in_flight(&[("ptn_a", 9)]).claim_room();
+        assert_eq!(skip, vec!["ptn_a".to_string()]);
+        assert_eq!(per_partner as usize, MAX_IN_FLIGHT_PER_PARTNER);
+    }
 }
