@@ -74,6 +74,12 @@ macro_rules! call_layers {
     }};
 }
 
+/// The largest gRPC message of the two services that carry a receipt file
+/// (an API upload and a hosted page's): the file plus room for the other
+/// fields. Above tonic's 4 MiB default; the core refuses a file over the
+/// limit by name.
+const RECEIPT_MESSAGE_LIMIT: usize = crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024;
+
 /// Every sail.v1 service of `core`.
 fn api_routes(core: &Core) -> Routes {
     Routes::new(ApiHealthServer::new(HealthService { db: core.db.clone() }))
@@ -82,7 +88,7 @@ fn api_routes(core: &Core) -> Routes {
         .add_service(HostedSessionsServer::new(HostedSessionsService { core: core.clone() }))
         .add_service(
             HostedPagesServer::new(HostedPagesService { core: core.clone() })
-                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+                .max_decoding_message_size(RECEIPT_MESSAGE_LIMIT),
         )
         .add_service(IdentityServer::new(UserTokensService { core: core.clone() }))
         .add_service(MerchantsServer::new(DirectoryService { core: core.clone() }))
@@ -93,11 +99,9 @@ fn api_routes(core: &Core) -> Routes {
         .add_service(TransactionsServer::new(TransactionsService { core: core.clone() }))
         .add_service(JobsServer::new(TransactionsService { core: core.clone() }))
         .add_service(ExpensesServer::new(TransactionsService { core: core.clone() }))
-        // A receipt is up to 10 MiB: its request may be larger than tonic's
-        // 4 MiB default (the core refuses a file over the limit by name).
         .add_service(
             ReceiptsServer::new(TransactionsService { core: core.clone() })
-                .max_decoding_message_size(crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024),
+                .max_decoding_message_size(RECEIPT_MESSAGE_LIMIT),
         )
         .add_service(WebhookEndpointsServer::new(WebhooksService { core: core.clone() }))
         .add_service(EventsServer::new(WebhooksService { core: core.clone() }))
