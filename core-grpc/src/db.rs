@@ -51,8 +51,38 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true)
+        })
+        .map_sqlx_sqlite_pool_opts(|pool| {
+            pool.after_connect(|conn, _| {
+                Box::pin(async move {
+                    let mut handle = conn.lock_handle().await?;
+                    plan_without_bound_values(handle.as_raw_handle());
+                    Ok(())
+                })
+            })
         });
     Database::connect(options).await
+}
+
+/// Turns on SQLite's query planner stability guarantee for a connection:
+/// plans no longer depend on the values bound to a statement.
+///
+/// Without it, SQLite peeks at a bound `LIMIT ?` (sea-orm binds every
+/// limit and offset, and `.one()` is `LIMIT ?`) while planning, marks the
+/// statement as depending on that value, and then re-parses and re-plans the
+/// cached statement on every execution, because every execution binds its
+/// parameters anew: about a sixth of a SQLite read's time went to that
+/// (docs/benchmarks.md). Nothing here needs value-dependent plans: there are
+/// no partial indexes and no `LIKE ?`.
+fn plan_without_bound_values(db: std::ptr::NonNull<libsqlite3_sys::sqlite3>) {
+    use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};
+    // SAFETY: `db` is an open connection whose lock this thread holds (sqlx's
+    // `lock_handle`), and this option takes an int and an optional int
+    // pointer (null: the new value is not read back).
+    let rc = unsafe { sqlite3_db_config(db.as_ptr(), SQLITE_DBCONFIG_ENABLE_QPSG, 1, std::ptr::null_mut::<i32>()) };
+    if rc != libsqlite3_sys::SQLITE_OK {
+        tracing::warn!(rc, "SQLite refused the query planner stability guarantee: reads re-plan on each execution");
+    }
 }
 
 /// The writers of each SQLite file in this process, queued: SQLite admits
@@ -169,4 +199,32 @@ where
         None => query.count(db).await?,
     };
     Ok((rows.into_iter().map(|counted| counted.row).collect(), total))
+}
+
+#[cfg(test)]
+mod tests {
+    use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};
+
+    #[tokio::test]
+    async fn every_sqlite_connection_plans_without_bound_values() {
+        let dir = std::env::temp_dir().join(format!("sail-db-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = super::connect(&format!("sqlite://{}/sail.db?mode=rwc", dir.display())).await.unwrap();
+        let pool = db.get_sqlite_connection_pool();
+        // Two connections at once: the pool's first and one opened on demand.
+        let (mut first, mut second) = (pool.acquire().await.unwrap(), pool.acquire().await.unwrap());
+        for conn in [&mut first, &mut second] {
+            let mut handle = conn.lock_handle().await.unwrap();
+            let mut enabled = -1;
+            // SAFETY: an open connection whose lock is held; -1 reads the
+            // setting into `enabled`.
+            let rc = unsafe {
+                sqlite3_db_config(handle.as_raw_handle().as_ptr(), SQLITE_DBCONFIG_ENABLE_QPSG, -1, &mut enabled)
+            };
+            assert_eq!((rc, enabled), (libsqlite3_sys::SQLITE_OK, 1));
+        }
+        drop((first, second));
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
