@@ -20,7 +20,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use entities::api_key;
-use governor::clock::{Clock, DefaultClock};
+use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http::{Request, Response};
 use sail_api::access::{AccessRule, access_rule};
@@ -154,7 +154,12 @@ pub struct RateLimits {
     /// One token per this interval.
     emission: std::time::Duration,
     shared: Option<(Arc<SharedBuckets>, &'static str)>,
+    /// What is counted, as a refusal names it: "requests for this API key".
+    of: &'static str,
 }
+
+/// What the per-key limits count, as a refusal names it.
+const PER_KEY: &str = "requests for this API key";
 
 impl RateLimits {
     pub fn new(rps: u32, burst: u32) -> Self {
@@ -163,14 +168,20 @@ impl RateLimits {
             RateLimiter::keyed(Quota::per_second(rps).allow_burst(burst))
         });
         let emission = std::time::Duration::from_secs(1) / rps.max(1);
-        RateLimits { limiter, burst: burst.max(1), emission, shared: None }
+        RateLimits { limiter, burst: burst.max(1), emission, shared: None, of: PER_KEY }
     }
 
     /// `per_minute` operations a minute per key, all of them at once at most.
     pub fn per_minute(per_minute: u32) -> Self {
         let limiter = NonZeroU32::new(per_minute).map(|n| RateLimiter::keyed(Quota::per_minute(n)));
         let emission = std::time::Duration::from_secs(60) / per_minute.max(1);
-        RateLimits { limiter, burst: per_minute, emission, shared: None }
+        RateLimits { limiter, burst: per_minute, emission, shared: None, of: PER_KEY }
+    }
+
+    /// The same limits, naming what they count as `of` in a refusal.
+    pub fn counting(mut self, of: &'static str) -> Self {
+        self.of = of;
+        self
     }
 
     /// The same limits, kept in `buckets` under keys named `name`, shared by
@@ -188,7 +199,7 @@ impl RateLimits {
             match buckets.take(&format!("sail:rate:{name}:{key_id}"), self.emission, self.burst).await {
                 Ok(Taken::Admitted) => return Ok(()),
                 Ok(Taken::Refused(retry_after)) => {
-                    return Err(CoreError::RateLimited { retry_after, limit: self.burst });
+                    return Err(CoreError::RateLimited { retry_after, limit: self.burst, of: self.of });
                 }
                 Err(err) => {
                     tracing::warn!(error = %err, "shared rate limits unreachable; limiting in this core alone");
@@ -196,8 +207,12 @@ impl RateLimits {
             }
         }
         limiter.check_key(&key_id.to_string()).map_err(|not_until| CoreError::RateLimited {
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            // The limiter's own clock: a new one calibrates itself (CPUID
+            // instructions, slow under a hypervisor), which made a refusal
+            // cost more than an answer.
+            retry_after: not_until.wait_time_from(limiter.clock().now()),
             limit: self.burst,
+            of: self.of,
         })
     }
 }
@@ -240,7 +255,8 @@ pub struct AddressLimits {
 
 impl AddressLimits {
     pub fn new(rps: u32, trusted_gateways: impl IntoIterator<Item = IpAddr>) -> Self {
-        let limits = RateLimits::new(rps, rps.saturating_mul(2));
+        let limits =
+            RateLimits::new(rps, rps.saturating_mul(2)).counting("requests without a valid API key from this address");
         AddressLimits { limits, trusted_gateways: trusted_gateways.into_iter().collect() }
     }
 
@@ -422,7 +438,8 @@ mod tests {
         assert!(limits.check("key_a").await.is_ok());
         assert!(limits.check("key_a").await.is_ok());
         match limits.check("key_a").await {
-            Err(CoreError::RateLimited { retry_after, limit }) => {
+            Err(err @ CoreError::RateLimited { retry_after, limit, .. }) => {
+                assert!(err.to_string().starts_with("Too many requests for this API key; retry after"), "{err}");
                 assert_eq!(limit, 2);
                 assert!(retry_after.as_millis() > 0);
             }

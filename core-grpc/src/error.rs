@@ -57,9 +57,10 @@ pub enum CoreError {
     /// identifier for someone, and errors are logged.
     #[error("A user with this external_user_id already exists.")]
     UserAlreadyExists,
-    /// The key exceeded its request rate.
-    #[error("Too many requests for this API key; retry after {} ms.", retry_after.as_millis())]
-    RateLimited { retry_after: Duration, limit: u32 },
+    /// A rate limit refused the call; `of` names what was counted (the
+    /// key's requests, an address's requests without a key, redeliveries).
+    #[error("Too many {of}; retry after {} ms.", retry_after.as_millis())]
+    RateLimited { retry_after: Duration, limit: u32, of: &'static str },
     /// The database failed; details go to the log, never to the caller.
     #[error("database error: {0}")]
     Database(#[from] DbErr),
@@ -145,7 +146,7 @@ impl CoreError {
             CoreError::UserAlreadyExists => {
                 ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")
             }
-            CoreError::RateLimited { retry_after, limit } => {
+            CoreError::RateLimited { retry_after, limit, .. } => {
                 let reset = retry_after.as_secs_f64().ceil().max(1.0) as u64;
                 ErrorDetail::new(ErrorCode::RateLimited, self.to_string())
                     .with_metadata("retry_after", reset.to_string())

@@ -40,7 +40,8 @@ impl Core {
     pub fn new(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
         let shared = config.redis_url.as_deref().map(SharedBuckets::new).transpose()?.map(Arc::new);
         let mut limits = RateLimits::new(config.rate_limit_rps, config.rate_limit_burst);
-        let mut redeliver_limits = RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE);
+        let mut redeliver_limits = RateLimits::per_minute(crate::config::REDELIVERIES_PER_MINUTE)
+            .counting("event redeliveries for this partner this minute");
         if let Some(buckets) = &shared {
             limits = limits.shared(buckets.clone(), "key");
             redeliver_limits = redeliver_limits.shared(buckets.clone(), "redeliver");

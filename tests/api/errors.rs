@@ -395,6 +395,8 @@ async fn requests_without_a_valid_key_are_limited_per_client_address() {
     assert!(replies[..3].iter().all(|r| r.status == 401), "the burst is answered as usual");
     let limited = replies.last().unwrap();
     limited.assert_error(429, "rate_limited", None);
+    let message = limited.body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Too many requests without a valid API key from this address;"), "{message}");
     assert!(limited.headers.contains_key("retry-after"));
     assert_eq!(limited.headers["ratelimit-limit"], "4");
     assert_eq!(app.get("", "/users").await.status, 429, "no key at all counts too");

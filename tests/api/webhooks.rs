@@ -468,6 +468,8 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
     refused.assert_error(429, "rate_limited", None);
+    let message = refused.body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Too many event redeliveries for this partner this minute;"), "{message}");
     let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
     assert!(refused.headers.contains_key("ratelimit-reset"));
