@@ -14,8 +14,8 @@ use sea_orm::sea_query::Expr;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseTransaction, DbErr, EntityTrait,
-    FromQueryResult, PaginatorTrait, QueryResult, QuerySelect, QueryTrait, Select, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    FromQueryResult, PaginatorTrait, PartialModelTrait, QueryResult, QuerySelect, QueryTrait, Select,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 
 use crate::domain::Page;
@@ -180,6 +180,31 @@ where
     E: EntityTrait,
     E::Model: FromQueryResult + Send + Sync,
 {
+    page_and_total(db, query, page).await
+}
+
+/// `fetch_page` reading only the columns of the partial model `M`: a list
+/// that answers a few columns of a wide row does not copy and decode the
+/// rest (on SQLite each column of each row is copied out of the statement).
+pub async fn fetch_page_of<E, M>(
+    db: &impl ConnectionTrait,
+    query: Select<E>,
+    page: Page,
+) -> Result<(Vec<M>, u64), DbErr>
+where
+    E: EntityTrait,
+    E::Model: FromQueryResult + Send + Sync,
+    M: PartialModelTrait + Send + Sync,
+{
+    page_and_total(db, M::select_cols(QuerySelect::select_only(query)), page).await
+}
+
+async fn page_and_total<E, M>(db: &impl ConnectionTrait, query: Select<E>, page: Page) -> Result<(Vec<M>, u64), DbErr>
+where
+    E: EntityTrait,
+    E::Model: FromQueryResult + Send + Sync,
+    M: FromQueryResult + Send + Sync,
+{
     // The count is an uncorrelated subquery, evaluated once and answered
     // from the filter's index; a `COUNT(*) OVER ()` window would read every
     // matching row in full, not just the page's.
@@ -190,7 +215,7 @@ where
         .column_as(Expr::SubQuery(None, Box::new(count.into())), "page_total")
         .limit(page.limit)
         .offset(page.offset)
-        .into_model::<Counted<E::Model>>()
+        .into_model::<Counted<M>>()
         .all(db)
         .await?;
     let total = match rows.first() {

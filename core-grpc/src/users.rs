@@ -4,10 +4,13 @@
 use entities::user;
 use sail_api::pb;
 use sea_orm::SqlErr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DerivePartialModel, EntityTrait, QueryFilter, QueryOrder, Select,
+    Set,
+};
 
 use crate::crypto::{Keyring, columns};
-use crate::db::fetch_page;
+use crate::db::fetch_page_of;
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
 
@@ -164,9 +167,9 @@ pub async fn find_by_external_id(
         .await?)
 }
 
-/// The partner's own id for a user, opened.
-pub fn external_user_id(keyring: &Keyring, user: &user::Model) -> Result<String, CoreError> {
-    Ok(keyring.open(columns::USER_EXTERNAL_ID, &user.id, &user.external_user_id)?)
+/// The partner's own id for user `user_id`, opened from its sealed form.
+pub fn external_user_id(keyring: &Keyring, user_id: &str, sealed: &str) -> Result<String, CoreError> {
+    Ok(keyring.open(columns::USER_EXTERNAL_ID, user_id, sealed)?)
 }
 
 /// The profile given at creation, opened: the identity record of source
@@ -231,11 +234,57 @@ pub async fn find_or_create(
     }
 }
 
+/// What the user endpoints answer: a user without its profile. Read alone,
+/// the nine sealed profile columns stay in the table (a user read or listed
+/// copied and decoded every one of them for nothing).
+#[derive(Debug, Clone, PartialEq, Eq, DerivePartialModel)]
+#[sea_orm(entity = "user::Entity", from_query_result)]
+pub struct UserSummary {
+    pub id: String,
+    pub external_user_id: String,
+    pub status: UserStatus,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<user::Model> for UserSummary {
+    fn from(user: user::Model) -> Self {
+        UserSummary {
+            id: user.id,
+            external_user_id: user.external_user_id,
+            status: user.status,
+            created_at: user.created_at,
+        }
+    }
+}
+
+/// One user of the partner, as the user endpoints answer it, or `not_found`.
+pub async fn get_user_summary(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    user_id: &str,
+) -> Result<UserSummary, CoreError> {
+    partner_user(partner_id, user_id)?
+        .into_partial_model::<UserSummary>()
+        .one(db)
+        .await?
+        .ok_or_else(|| user_not_found(user_id))
+}
+
 /// One user of the partner, or `not_found`.
 pub async fn get_user(db: &impl ConnectionTrait, partner_id: &str, user_id: &str) -> Result<user::Model, CoreError> {
-    let not_found = || CoreError::not_found("user", "user_id", user_id);
-    let id = parse_id(IdKind::User, user_id).ok_or_else(not_found)?;
-    user::Entity::find_by_id(id).filter(user::Column::PartnerId.eq(partner_id)).one(db).await?.ok_or_else(not_found)
+    partner_user(partner_id, user_id)?.one(db).await?.ok_or_else(|| user_not_found(user_id))
+}
+
+/// The query for one user of the partner (another partner's user is
+/// indistinguishable from none), or `not_found` when `user_id` cannot be a
+/// user's id.
+fn partner_user(partner_id: &str, user_id: &str) -> Result<Select<user::Entity>, CoreError> {
+    let id = parse_id(IdKind::User, user_id).ok_or_else(|| user_not_found(user_id))?;
+    Ok(user::Entity::find_by_id(id).filter(user::Column::PartnerId.eq(partner_id)))
+}
+
+fn user_not_found(user_id: &str) -> CoreError {
+    CoreError::not_found("user", "user_id", user_id)
 }
 
 /// A user by id, for internal work that already knows it exists.
@@ -252,12 +301,12 @@ pub async fn list_users(
     partner_id: &str,
     status: Option<UserStatus>,
     page: Page,
-) -> Result<(Vec<user::Model>, u64), CoreError> {
+) -> Result<(Vec<UserSummary>, u64), CoreError> {
     let mut query = user::Entity::find().filter(user::Column::PartnerId.eq(partner_id));
     if let Some(status) = status {
         query = query.filter(user::Column::Status.eq(status.as_str()));
     }
-    let (users, total) = fetch_page(db, query.order_by_desc(user::Column::Id), page).await?;
+    let (users, total) = fetch_page_of(db, query.order_by_desc(user::Column::Id), page).await?;
     Ok((users, total))
 }
 

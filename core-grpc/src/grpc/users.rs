@@ -1,6 +1,5 @@
 //! `sail.v1.Users`.
 
-use entities::user;
 use sail_api::pb::{self, users_server::Users};
 use tonic::{Request, Response, Status};
 
@@ -10,16 +9,16 @@ use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::idempotency;
 use crate::state::Core;
-use crate::users::{self, NewUser};
+use crate::users::{self, NewUser, UserSummary};
 
 pub struct UsersService {
     pub core: Core,
 }
 
 /// The wire form of a user, its external id opened.
-pub fn user_to_pb(keyring: &Keyring, user: user::Model) -> Result<pb::User, CoreError> {
+pub fn user_to_pb(keyring: &Keyring, user: UserSummary) -> Result<pb::User, CoreError> {
     Ok(pb::User {
-        external_user_id: users::external_user_id(keyring, &user)?,
+        external_user_id: users::external_user_id(keyring, &user.id, &user.external_user_id)?,
         id: user.id,
         status: user.status.to_string(),
         created_at: time::rfc3339(&user.created_at),
@@ -52,7 +51,7 @@ impl Users for UsersService {
         let keyring = &core.config.keyring;
         let reply = idempotency::once(core, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
             let new = NewUser::try_from(req.clone())?;
-            user_to_pb(keyring, users::create_user(&core.db, keyring, &caller.partner_id, new).await?)
+            user_to_pb(keyring, users::create_user(&core.db, keyring, &caller.partner_id, new).await?.into())
         })
         .await?;
         Ok(Response::new(reply))
@@ -60,7 +59,7 @@ impl Users for UsersService {
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = accept(&request)?;
-        let found = users::get_user(&self.core.db, &caller.partner_id, &request.get_ref().user_id).await?;
+        let found = users::get_user_summary(&self.core.db, &caller.partner_id, &request.get_ref().user_id).await?;
         Ok(Response::new(user_to_pb(&self.core.config.keyring, found)?))
     }
 }

@@ -280,7 +280,12 @@ async fn sync_connection(
     let owner = users::user_by_id(&**txn, &found.user_id).await?;
     let kind = found.r#type;
     let provider_id = found.provider_id.clone().unwrap_or_default();
-    let seed = format!("{}|{}|{}", users::external_user_id(keyring, &owner)?, provider_id, kind.as_str());
+    let seed = format!(
+        "{}|{}|{}",
+        users::external_user_id(keyring, &owner.id, &owner.external_user_id)?,
+        provider_id,
+        kind.as_str()
+    );
     if connections::has_product(&found, Product::Identity) {
         store_identity(&**txn, keyring, &found, generate::identity(&seed), now).await?;
     }
