@@ -22,14 +22,17 @@ pub async fn record(
     kind: EventType,
     data: serde_json::Value,
 ) -> Result<event::Model, CoreError> {
-    let model = event::ActiveModel {
-        id: Set(new_id(IdKind::Event)),
-        partner_id: Set(partner_id.to_string()),
-        r#type: Set(kind),
-        data: Set(data.to_string()),
-        created_at: Set(time::now()),
+    let recorded = event::Model {
+        id: new_id(IdKind::Event),
+        partner_id: partner_id.to_string(),
+        r#type: kind,
+        data: data.to_string(),
+        created_at: time::now(),
     };
-    let recorded = model.insert(&**txn).await?;
+    // Inserted without reading the row back: every column is ours (the time
+    // already at the database's precision), and sea-orm's read-back was a
+    // second statement per event inside the caller's write transaction.
+    event::Entity::insert(event::ActiveModel::from(recorded.clone())).exec_without_returning(&**txn).await?;
     if enqueue_for_event(&**txn, &recorded).await? > 0 {
         txn.wake_workers_on_commit();
     }

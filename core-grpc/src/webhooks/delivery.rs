@@ -333,9 +333,9 @@ async fn close(
 
 /// Webhook deliveries as [`LeasedWork`], as a pipeline: the worker claims
 /// as many due deliveries as it has free slots (in partner turns, skipping
-/// partners with fewer than 8 of their 16 slots free), starts each send on its own task and claims
-/// again; each outcome goes to the recorder as its send finishes. A slow
-/// endpoint holds its own slot and nothing else.
+/// partners with fewer than 8 of their 16 slots free), starts each send on
+/// its own task and claims again; each outcome goes to the recorder as its
+/// send finishes. A slow endpoint holds its own slot and nothing else.
 pub struct Deliveries {
     in_flight: Arc<InFlight>,
     recorder: mpsc::UnboundedSender<ToRecord>,
