@@ -452,7 +452,12 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
     let event_id = events["id"].as_str().unwrap().to_string();
     // Eleven at once: sent one after another, slow calls (a loaded machine,
     // sixteen failing endpoints) could span the 6 s in which a token comes
-    // back, and the eleventh would rightly be admitted.
+    // back, and the eleventh would rightly be admitted. At once, the limiter
+    // (governor's GCRA) reads the clock before it takes a token, so a call
+    // that read the clock a moment before the burst's first one but took its
+    // token after the ninth is refused as if early (its wait is then a few
+    // microseconds): ten of a simultaneous eleven are admitted, or nine when
+    // that happens (seen once in CI), never eleven.
     let url = format!("{}/events/{event_id}/redeliver", app.api);
     let mut calls = tokio::task::JoinSet::new();
     for _ in 0..11 {
@@ -461,13 +466,13 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
             Reply::from(client.post(url).bearer_auth(key).json(&json!({})).send().await.unwrap()).await
         });
     }
-    let mut replies = calls.join_all().await;
-    replies.sort_by_key(|reply| reply.status);
-    let refused = replies.pop().unwrap();
-    for reply in &replies {
-        assert_eq!(reply.status, 200, "{}", reply.body);
+    let replies = calls.join_all().await;
+    let (admitted, refused): (Vec<_>, Vec<_>) = replies.into_iter().partition(|reply| reply.status == 200);
+    assert!((9..=10).contains(&admitted.len()), "{} of 11 admitted", admitted.len());
+    for reply in &refused {
+        reply.assert_error(429, "rate_limited", None);
     }
-    refused.assert_error(429, "rate_limited", None);
+    let refused = &refused[0];
     let message = refused.body["error"]["message"].as_str().unwrap();
     assert!(message.starts_with("Too many event redeliveries for this partner this minute;"), "{message}");
     let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
