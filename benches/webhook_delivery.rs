@@ -1,6 +1,7 @@
 //! Webhook delivery: events per second to a local receiver, against a
 //! baseline of a plain HTTP client POSTing the same bodies to the same
-//! receiver with the same concurrency in the same run; and the latency added
+//! receiver with the same concurrency in the same run (counted from before
+//! the events are recorded, and again from their commit); and the latency added
 //! between an ingestion job's completion and its event's arrival, p50 and p99.
 //! Run: `cargo bench --bench webhook_delivery` (SAIL_TEST_DATABASE_URL for
 //! PostgreSQL).
@@ -84,8 +85,15 @@ async fn main() {
         }
         txn.commit().await.unwrap();
     }
+    let committed = Instant::now();
     wait_until(&arrivals, events).await;
     let delivered = events as f64 / started.elapsed().as_secs_f64();
+    // The same deliveries counted from the commit: recording a thousand
+    // events in one transaction is not what a partner's traffic does (each
+    // change records its one event), and it is a large share of the figure
+    // above on SQLite.
+    let recorded_in = committed - started;
+    let delivered_after_commit = events as f64 / committed.elapsed().as_secs_f64();
     arrivals.lock().unwrap().clear();
 
     // Latency: job completion to arrival, for sequential one-row pushes.
@@ -128,6 +136,12 @@ async fn main() {
     println!("| baseline: 16 concurrent plain POSTs to the receiver | {baseline:.0} req/s |");
     println!("| Sail delivering {events} recorded events (signed, attempt recorded) | {delivered:.0} events/s |");
     println!("| delivery / baseline | {:.2} |", delivered / baseline);
+    println!(
+        "| of which recording the {events} events in one transaction | {:.0} ms |",
+        recorded_in.as_secs_f64() * 1e3
+    );
+    println!("| delivered events/s counted from the commit | {delivered_after_commit:.0} events/s |");
+    println!("| from the commit / baseline | {:.2} |", delivered_after_commit / baseline);
     println!("| job completed → event received, p50 | {:.1} ms |", pick(0.5).as_secs_f64() * 1e3);
     println!("| job completed → event received, p99 | {:.1} ms |", pick(0.99).as_secs_f64() * 1e3);
 }
