@@ -73,6 +73,9 @@ pub struct Sample {
     pub body: String,
 }
 
+/// Users in the fixture: one page of `GET /users?limit=25`.
+const LISTED_USERS: usize = 25;
+
 /// What every measured request refers to.
 pub struct Fixture {
     /// `/api/v1/users/usr_…`, a user with 100 adjudicated expenses.
@@ -171,8 +174,12 @@ impl SailServe {
         Ok(serde_json::from_str(&text)?)
     }
 
-    /// A user with an external connection and 100 adjudicated expenses.
+    /// A user with an external connection and 100 adjudicated expenses,
+    /// and 24 more users, so `GET /users?limit=25` answers a full page.
     pub fn fixture(&self) -> anyhow::Result<Fixture> {
+        for n in 1..LISTED_USERS {
+            self.call_ok("POST", "/api/v1/users", Some(&json!({"external_user_id": format!("bench-user-{n}")})))?;
+        }
         let user = self.call_ok("POST", "/api/v1/users", Some(&json!({"external_user_id": "bench-user"})))?;
         let user_path = format!("/api/v1/users/{}", user["id"].as_str().context("user id")?);
         let connection = self.call_ok(
