@@ -145,7 +145,16 @@ impl Key {
 pub struct Keyring {
     current: Key,
     previous: Vec<Key>,
+    /// Values opened with [`Keyring::open_remembered`], by column, row id
+    /// and sealed form (so a value copied to another row is opened, and
+    /// refused, as before).
+    remembered: mini_moka::sync::Cache<String, Arc<str>>,
 }
+
+/// Values `open_remembered` keeps opened, at most, per keyring.
+const REMEMBERED_VALUES: u64 = 16_384;
+/// How long `open_remembered` keeps a value opened.
+const REMEMBERED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl std::fmt::Debug for Keyring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -164,6 +173,12 @@ fn decode_key(text: &str) -> Result<[u8; KEY_BYTES], CryptoError> {
 }
 
 impl Keyring {
+    fn new(current: Key, previous: Vec<Key>) -> Keyring {
+        let remembered =
+            mini_moka::sync::Cache::builder().max_capacity(REMEMBERED_VALUES).time_to_live(REMEMBERED_FOR).build();
+        Keyring { current, previous, remembered }
+    }
+
     /// A keyring from base64 keys: the current one, and those still accepted
     /// for reading.
     pub fn parse(current: &str, previous: &[&str]) -> Result<Keyring, CryptoError> {
@@ -175,7 +190,7 @@ impl Keyring {
                 others.push(key);
             }
         }
-        Ok(Keyring { current, previous: others })
+        Ok(Keyring::new(current, others))
     }
 
     /// A new random key, in the base64 form `parse` reads.
@@ -194,7 +209,7 @@ impl Keyring {
             .get_or_init(|| {
                 let mut bytes = [0u8; KEY_BYTES];
                 rand::rng().fill_bytes(&mut bytes);
-                Arc::new(Keyring { current: Key::from_bytes(&bytes), previous: Vec::new() })
+                Arc::new(Keyring::new(Key::from_bytes(&bytes), Vec::new()))
             })
             .clone()
     }
@@ -250,6 +265,22 @@ impl Keyring {
     /// Opens a value `seal` made for the same column and row.
     pub fn open(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
         String::from_utf8(self.open_bytes(column, row_id, sealed)?).map_err(|_| CryptoError::Forged(column.0))
+    }
+
+    /// `open` for a value read far more often than it changes (the external
+    /// user id, opened for every user a list returns): kept opened in memory
+    /// for ten minutes, 16,384 values at most (docs/pii.md). The key is the
+    /// column, the row and the sealed form, so only the same sealed value in
+    /// the same place is answered from memory; a re-sealed value is opened
+    /// anew.
+    pub fn open_remembered(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
+        let place = format!("{}\0{row_id}\0{sealed}", column.0);
+        if let Some(opened) = self.remembered.get(&place) {
+            return Ok(opened.to_string());
+        }
+        let opened = self.open(column, row_id, sealed)?;
+        self.remembered.insert(place, Arc::from(opened.as_str()));
+        Ok(opened)
     }
 
     /// Opens a value `seal_bytes` (or `seal`) made for the same column and row.
@@ -421,6 +452,24 @@ mod tests {
 
     fn ring() -> Keyring {
         Keyring::parse(&Keyring::generate_key(), &[]).unwrap()
+    }
+
+    #[test]
+    fn a_remembered_value_opens_only_where_it_was_sealed() {
+        let ring = ring();
+        let sealed = ring.seal(COLUMN, "usr_1", "ext-1");
+        for _ in 0..2 {
+            assert_eq!(ring.open_remembered(COLUMN, "usr_1", &sealed).unwrap(), "ext-1");
+        }
+        // Remembered for usr_1 in COLUMN: still refused anywhere else.
+        assert!(matches!(ring.open_remembered(COLUMN, "usr_2", &sealed), Err(CryptoError::Forged(_))));
+        assert!(matches!(ring.open_remembered(columns::USER_PHONE, "usr_1", &sealed), Err(CryptoError::Forged(_))));
+        // Another keyring (another key) does not share what this one opened.
+        let other = self::ring();
+        assert!(matches!(other.open_remembered(COLUMN, "usr_1", &sealed), Err(CryptoError::UnknownKey { .. })));
+        // Re-sealed (a rotation, a change): the new form opens to its own text.
+        let resealed = ring.seal(COLUMN, "usr_1", "ext-2");
+        assert_eq!(ring.open_remembered(COLUMN, "usr_1", &resealed).unwrap(), "ext-2");
     }
 
     #[test]

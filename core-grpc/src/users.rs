@@ -167,9 +167,11 @@ pub async fn find_by_external_id(
         .await?)
 }
 
-/// The partner's own id for user `user_id`, opened from its sealed form.
+/// The partner's own id for user `user_id`, opened from its sealed form
+/// (remembered opened: every user a list returns carries it, and opening 25
+/// was a fifth of a page's cost, docs/benchmarks.md).
 pub fn external_user_id(keyring: &Keyring, user_id: &str, sealed: &str) -> Result<String, CoreError> {
-    Ok(keyring.open(columns::USER_EXTERNAL_ID, user_id, sealed)?)
+    Ok(keyring.open_remembered(columns::USER_EXTERNAL_ID, user_id, sealed)?)
 }
 
 /// The profile given at creation, opened: the identity record of source
