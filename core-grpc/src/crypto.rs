@@ -145,10 +145,18 @@ impl Key {
 pub struct Keyring {
     current: Key,
     previous: Vec<Key>,
-    /// Values opened with [`Keyring::open_remembered`], by column, row id
-    /// and sealed form (so a value copied to another row is opened, and
-    /// refused, as before).
-    remembered: mini_moka::sync::Cache<String, Arc<str>>,
+    /// Values opened with [`Keyring::open_remembered`], by row id, each with
+    /// the column and sealed form it was opened from: only the same sealed
+    /// value in the same place is answered from here (a value copied to
+    /// another row is opened, and refused, as before).
+    remembered: mini_moka::sync::Cache<String, Arc<Remembered>>,
+}
+
+/// A value `open_remembered` opened, and where from.
+struct Remembered {
+    column: SealedColumn,
+    sealed: String,
+    opened: String,
 }
 
 /// Values `open_remembered` keeps opened, at most, per keyring.
@@ -269,17 +277,23 @@ impl Keyring {
 
     /// `open` for a value read far more often than it changes (the external
     /// user id, opened for every user a list returns): kept opened in memory
-    /// for ten minutes, 16,384 values at most (docs/pii.md). The key is the
-    /// column, the row and the sealed form, so only the same sealed value in
-    /// the same place is answered from memory; a re-sealed value is opened
-    /// anew.
+    /// for ten minutes, 16,384 values at most (docs/pii.md). Only the same
+    /// sealed value in the same column and row is answered from memory; a
+    /// re-sealed value is opened anew. One column per row id: ids name one
+    /// table's rows.
     pub fn open_remembered(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
-        let place = format!("{}\0{row_id}\0{sealed}", column.0);
-        if let Some(opened) = self.remembered.get(&place) {
-            return Ok(opened.to_string());
+        // Looked up by the row id alone (a short key to hash), then checked
+        // against the column and the sealed form.
+        let row_id = row_id.to_string();
+        if let Some(found) = self.remembered.get(&row_id)
+            && found.column == column
+            && found.sealed == sealed
+        {
+            return Ok(found.opened.clone());
         }
-        let opened = self.open(column, row_id, sealed)?;
-        self.remembered.insert(place, Arc::from(opened.as_str()));
+        let opened = self.open(column, &row_id, sealed)?;
+        let remembered = Remembered { column, sealed: sealed.to_string(), opened: opened.clone() };
+        self.remembered.insert(row_id, Arc::new(remembered));
         Ok(opened)
     }
 
