@@ -454,10 +454,10 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
     // sixteen failing endpoints) could span the 6 s in which a token comes
     // back, and the eleventh would rightly be admitted. At once, the limiter
     // (governor's GCRA) reads the clock before it takes a token, so a call
-    // that read the clock a moment before the burst's first one but took its
-    // token after the ninth is refused as if early (its wait is then a few
-    // microseconds): ten of a simultaneous eleven are admitted, or nine when
-    // that happens (seen once in CI), never eleven.
+    // whose clock read comes before the first admitted call's (read a moment
+    // earlier, or on a CPU whose clock lags) but takes its token after the
+    // ninth is refused as if early: ten of a simultaneous eleven are
+    // admitted, or nine (seen once in CI, never reproduced here), never eleven.
     let url = format!("{}/events/{event_id}/redeliver", app.api);
     let mut calls = tokio::task::JoinSet::new();
     for _ in 0..11 {
