@@ -30,6 +30,7 @@ use tower_http::auth::AsyncAuthorizeRequest;
 
 use crate::domain::ScopeSet;
 use crate::error::CoreError;
+use crate::memo::Memo;
 use crate::shared_limits::{SharedBuckets, Taken};
 use crate::user_tokens::{self, TokenGrant};
 
@@ -222,20 +223,21 @@ impl RateLimits {
 /// updated, only dropped at `ttl`, so a key revoked or re-scoped (by
 /// `sail keys`, on any core) is read afresh within `ttl` everywhere.
 pub struct KeyCache {
-    verified: mini_moka::sync::Cache<String, Caller>,
+    verified: Memo<String, Caller>,
 }
 
-/// Keys a core keeps verified at once; beyond it the least used are dropped.
-const KEY_CACHE_CAPACITY: u64 = 100_000;
+/// Keys a core keeps verified at once; beyond it, keys seen once are
+/// evicted first (`memo`).
+const KEY_CACHE_CAPACITY: usize = 100_000;
 
 impl KeyCache {
     pub fn new(ttl: std::time::Duration) -> Self {
-        let verified = mini_moka::sync::Cache::builder().max_capacity(KEY_CACHE_CAPACITY).time_to_live(ttl).build();
+        let verified = Memo::expiring(KEY_CACHE_CAPACITY, ttl);
         KeyCache { verified }
     }
 
     fn get(&self, secret_hash: &str) -> Option<Caller> {
-        self.verified.get(&secret_hash.to_string())
+        self.verified.get(secret_hash)
     }
 
     fn insert(&self, secret_hash: String, caller: Caller) {

@@ -27,6 +27,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use sha2::{Digest, Sha256};
 
 use crate::domain::{hex, time};
+use crate::memo::Memo;
 
 /// The prefix of every sealed value: the format version.
 pub const SEALED_PREFIX: &str = "enc1:";
@@ -149,7 +150,7 @@ pub struct Keyring {
     /// the column and sealed form it was opened from: only the same sealed
     /// value in the same place is answered from here (a value copied to
     /// another row is opened, and refused, as before).
-    remembered: mini_moka::sync::Cache<String, Arc<Remembered>>,
+    remembered: Memo<String, Arc<Remembered>>,
 }
 
 /// A value `open_remembered` opened, and where from.
@@ -160,8 +161,8 @@ struct Remembered {
 }
 
 /// Values `open_remembered` keeps opened, at most, per keyring.
-const REMEMBERED_VALUES: u64 = 16_384;
-/// How long `open_remembered` keeps a value opened.
+const REMEMBERED_VALUES: usize = 16_384;
+/// How long `open_remembered` answers a value from memory after opening it.
 const REMEMBERED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl std::fmt::Debug for Keyring {
@@ -182,8 +183,7 @@ fn decode_key(text: &str) -> Result<[u8; KEY_BYTES], CryptoError> {
 
 impl Keyring {
     fn new(current: Key, previous: Vec<Key>) -> Keyring {
-        let remembered =
-            mini_moka::sync::Cache::builder().max_capacity(REMEMBERED_VALUES).time_to_live(REMEMBERED_FOR).build();
+        let remembered = Memo::expiring(REMEMBERED_VALUES, REMEMBERED_FOR);
         Keyring { current, previous, remembered }
     }
 
@@ -276,24 +276,23 @@ impl Keyring {
     }
 
     /// `open` for a value read far more often than it changes (the external
-    /// user id, opened for every user a list returns): kept opened in memory
-    /// for ten minutes, 16,384 values at most (docs/pii.md). Only the same
-    /// sealed value in the same column and row is answered from memory; a
-    /// re-sealed value is opened anew. One column per row id: ids name one
-    /// table's rows.
+    /// user id, opened for every user a list returns): answered from memory
+    /// for ten minutes after it was opened, 16,384 values at most
+    /// (docs/pii.md). Only the same sealed value in the same column and row
+    /// is answered from memory; a re-sealed value is opened anew. One column
+    /// per row id: ids name one table's rows.
     pub fn open_remembered(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
         // Looked up by the row id alone (a short key to hash), then checked
         // against the column and the sealed form.
-        let row_id = row_id.to_string();
-        if let Some(found) = self.remembered.get(&row_id)
+        if let Some(found) = self.remembered.get(row_id)
             && found.column == column
             && found.sealed == sealed
         {
             return Ok(found.opened.clone());
         }
-        let opened = self.open(column, &row_id, sealed)?;
+        let opened = self.open(column, row_id, sealed)?;
         let remembered = Remembered { column, sealed: sealed.to_string(), opened: opened.clone() };
-        self.remembered.insert(row_id, Arc::new(remembered));
+        self.remembered.insert(row_id.to_string(), Arc::new(remembered));
         Ok(opened)
     }
 

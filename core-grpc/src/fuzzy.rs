@@ -9,6 +9,8 @@
 use std::sync::Arc;
 use strsim::jaro_winkler;
 
+use crate::memo::Memo;
+
 /// The lowest score that counts as a match.
 pub const MATCH_THRESHOLD: f64 = 0.82;
 
@@ -138,11 +140,11 @@ pub struct NameIndex<T> {
     /// names never change while the index lives, so a repeated query (the
     /// common case: partners' pickers send the same few prefixes) needs no
     /// scoring; bounded, so odd queries cannot grow it.
-    recent: mini_moka::sync::Cache<String, Arc<[u32]>>,
+    recent: Memo<String, Arc<[u32]>>,
 }
 
 /// Searches remembered per index.
-pub const RECENT_SEARCHES: u64 = 4096;
+pub const RECENT_SEARCHES: usize = 4096;
 
 impl<T> NameIndex<T> {
     /// Indexes `items` (kept in the given order, which is the order of an
@@ -155,7 +157,7 @@ impl<T> NameIndex<T> {
                 postings.entry(pair).or_default().push(at as u32);
             }
         }
-        let recent = mini_moka::sync::Cache::new(RECENT_SEARCHES);
+        let recent = Memo::new(RECENT_SEARCHES);
         NameIndex { items, names, postings, recent }
     }
 
@@ -166,12 +168,11 @@ impl<T> NameIndex<T> {
 
     /// The items matching `query`, best first, ties by name order.
     pub fn search(&self, query: &str) -> Vec<&T> {
-        let key = query.to_string();
-        let ranked = match self.recent.get(&key) {
+        let ranked = match self.recent.get(query) {
             Some(ranked) => ranked,
             None => {
                 let ranked: Arc<[u32]> = self.rank(query).into();
-                self.recent.insert(key, ranked.clone());
+                self.recent.insert(query.to_string(), ranked.clone());
                 ranked
             }
         };

@@ -37,6 +37,7 @@ pub mod ingest;
 pub mod job_worker;
 pub mod jobs;
 pub mod lease;
+pub mod memo;
 pub mod outbox;
 pub mod pii;
 pub mod receipts;
