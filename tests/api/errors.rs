@@ -372,7 +372,17 @@ async fn a_request_that_times_out_is_answered_in_the_envelope() {
     })
     .await;
     let (_, key) = app.partner_key("expenses").await;
-    let reply = app.get(&key, "/users").await;
+    // A zero timeout still waits for the timer's next millisecond, and a
+    // read in process can answer inside it; so the call is one that must
+    // wait: a new user, while the test holds the users table for writing
+    // (SQLite's write lock; PostgreSQL's table lock, which a write needs).
+    let held = core_grpc::db::begin_write(&app.db).await.unwrap();
+    if app.test_db.is_postgres() {
+        use sea_orm::ConnectionTrait;
+        held.execute_unprepared("LOCK TABLE users IN ACCESS EXCLUSIVE MODE").await.unwrap();
+    }
+    let reply = app.post(&key, "/users", json!({"external_user_id": "timed-out"})).await;
+    drop(held);
     reply.assert_error(500, "internal_error", None);
     assert!(reply.body["error"]["message"].as_str().unwrap().contains("timed out"), "{}", reply.body);
 }
