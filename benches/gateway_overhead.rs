@@ -81,7 +81,7 @@ fn authorized<T>(message: T, key: &str) -> tonic::Request<T> {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let app = helpers::TestApp::spawn().await;
+    let app = helpers::TestApp::spawn_with(helpers::Options { hang_limit: None, ..Default::default() }).await;
     let (_, key) = app.partner_key("expenses").await;
     for i in 0..60 {
         app.create_user(&key, &format!("bench-{i}")).await;

@@ -89,6 +89,7 @@ async fn main() {
     let workers = std::env::var("BENCH_WORKERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2);
     let mut options = helpers::Options::default();
     options.core.workers = workers;
+    options.hang_limit = None;
     let app = helpers::TestApp::spawn_with(options).await;
     let (_, key) = app.partner_key("connections,ingest,expenses").await;
     let user = app.create_user(&key, "bench").await;

@@ -87,6 +87,7 @@ fn main() {
 async fn run() -> bool {
     let options = Options {
         core: CoreConfig { rate_limit_rps: LIMIT_RPS, rate_limit_burst: BURST, ..Options::default().core },
+        hang_limit: None,
         ..Default::default()
     };
     let app = Arc::new(TestApp::spawn_with(options).await);

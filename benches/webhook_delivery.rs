@@ -39,7 +39,7 @@ async fn wait_until(arrivals: &Arrivals, n: usize) {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let events: usize = std::env::var("BENCH_EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    let app = helpers::TestApp::spawn().await;
+    let app = helpers::TestApp::spawn_with(helpers::Options { hang_limit: None, ..Default::default() }).await;
     let arrivals: Arrivals = Arc::default();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());

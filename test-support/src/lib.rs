@@ -189,6 +189,55 @@ pub struct TestApp {
     stop: watch::Sender<bool>,
     gateway: Option<tokio::task::JoinHandle<()>>,
     pub test_db: TestDb,
+    /// Declared last, so dropped last: armed until the app and its
+    /// database are gone.
+    _watchdog: HangWatchdog,
+}
+
+/// How long a test's app may live by default. The slowest test takes well
+/// under a minute on PostgreSQL under CI's load; a test past this is stuck.
+pub const HANG_LIMIT: Duration = Duration::from_secs(300);
+
+/// Fails a stuck test fast and says where it is stuck: if its app is still
+/// alive after its hang limit ([`HANG_LIMIT`] by default), the watchdog writes the test's name and every
+/// thread's stack (gdb, when installed) to stderr and aborts the test
+/// binary. A hang otherwise runs until CI's own limit and shows nothing.
+/// It runs on a thread of its own: a hang that blocks every runtime worker
+/// also stops tokio's timers.
+struct HangWatchdog {
+    /// Dropping it (with the app) disarms the watchdog.
+    _disarm: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl HangWatchdog {
+    fn arm(limit: Option<Duration>) -> HangWatchdog {
+        let Some(limit) = limit else {
+            return HangWatchdog { _disarm: None };
+        };
+        let (disarm, disarmed) = std::sync::mpsc::channel::<()>();
+        // The test harness names each test's thread after the test.
+        let test = std::thread::current().name().unwrap_or("a test").to_string();
+        std::thread::spawn(move || {
+            if disarmed.recv_timeout(limit) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                return;
+            }
+            use std::io::Write;
+            // Straight to the process's stderr: the harness captures what
+            // `eprintln!` prints from a test's threads.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n{test}: its app is still alive after {limit:?}; every thread's stack follows, then the test binary aborts"
+            );
+            // gdb inherits the binary's own stdout and stderr.
+            let _ = std::process::Command::new("gdb")
+                .args(["--batch", "-p", &std::process::id().to_string(), "-ex", "thread apply all bt 16"])
+                .status();
+            // Again last, where a reader of the log's tail looks.
+            let _ = writeln!(std::io::stderr(), "{test}: stuck for {limit:?}; aborting (its thread's stack is above)");
+            std::process::abort();
+        });
+        HangWatchdog { _disarm: Some(disarm) }
+    }
 }
 
 /// Knobs for a test that needs a non-default service.
@@ -196,6 +245,9 @@ pub struct TestApp {
 pub struct Options {
     pub core: CoreConfig,
     pub gateway: GatewayConfig,
+    /// How long the app may live before it counts as stuck (see
+    /// `HangWatchdog`); `None` for a benchmark that runs for minutes.
+    pub hang_limit: Option<Duration>,
 }
 
 impl Default for Options {
@@ -208,7 +260,7 @@ impl Default for Options {
             webhook_allow_private: true,
             ..CoreConfig::default()
         };
-        Options { core, gateway: GatewayConfig::default() }
+        Options { core, gateway: GatewayConfig::default(), hang_limit: Some(HANG_LIMIT) }
     }
 }
 
@@ -219,6 +271,7 @@ impl TestApp {
 
     pub async fn spawn_with(options: Options) -> TestApp {
         init_process();
+        let watchdog = HangWatchdog::arm(options.hang_limit);
         let test_db = TestDb::create().await;
         let db = core_grpc::db::connect(&test_db.url).await.expect("connect");
         migration::apply(&db).await.expect("migrate");
@@ -260,6 +313,7 @@ impl TestApp {
             stop,
             gateway: Some(gateway),
             test_db,
+            _watchdog: watchdog,
         }
     }
 
