@@ -1,12 +1,20 @@
 //! The HTTP-stack benchmark: requests per second and p50/p99/p99.9 through
 //! `sail serve` (the gateway calling its core in process) on SQLite and on
 //! PostgreSQL, each request type against a bare axum server answering the
-//! same request with the same JSON from memory, measured just before it in
-//! the same run; then memory over a mixed-load soak. It rewrites its own
-//! section of docs/benchmarks.md and the charts under docs/benchmarks/.
+//! same request with the same JSON from memory, the two measured in
+//! alternating rounds in the same run; then memory over a mixed-load soak.
+//! It rewrites its own section of docs/benchmarks.md and the charts under
+//! docs/benchmarks/.
+//!
+//! Why rounds: this machine's throughput drifts by 15-20% from one minute
+//! to the next, so one ceiling measurement followed by one of Sail can
+//! land on either side of a drift. Each round measures the ceiling, then
+//! Sail, seconds apart; a line's ratio is the median of its rounds' ratios,
+//! reported with their range.
 //!
 //! `cargo bench -p sail --bench http_stack` (needs wrk; about 15 minutes).
-//! `BENCH_SECONDS` (10) per line, `BENCH_SOAK_SECONDS` (300),
+//! `BENCH_ROUNDS` (3) per line, `BENCH_SECONDS` (5) per measurement,
+//! `BENCH_SOAK_SECONDS` (300),
 //! `BENCH_DATABASES` (`sqlite,postgres`), `BENCH_POSTGRES_URL`
 //! (`postgres://postgres@127.0.0.1:5432`, a fresh database is made and
 //! dropped), `BENCH_WRITE=0` to print without writing the docs.
@@ -30,14 +38,22 @@ use wrk::{Load, Outcome, Wrk};
 pub struct Line {
     pub label: &'static str,
     pub database: Database,
+    /// The round whose ratio is the median's.
     pub sail: Outcome,
     pub ceiling: Outcome,
+    /// Every round's ratio, lowest first.
+    pub ratios: Vec<f64>,
 }
 
 impl Line {
-    /// Sail's throughput as a share of the ceiling's.
+    /// Sail's throughput as a share of the ceiling's: the median round's.
     pub fn ratio(&self) -> f64 {
         self.sail.per_second / self.ceiling.per_second
+    }
+
+    /// The lowest and highest round's ratio.
+    pub fn ratio_range(&self) -> (f64, f64) {
+        (self.ratios.first().copied().unwrap_or(0.0), self.ratios.last().copied().unwrap_or(0.0))
     }
 }
 
@@ -55,6 +71,7 @@ pub struct Soak {
 
 /// The run's settings, from the environment.
 pub struct Settings {
+    pub rounds: u64,
     pub seconds: u64,
     pub soak_seconds: u64,
     pub databases: Vec<Database>,
@@ -78,7 +95,8 @@ impl Settings {
             })
             .collect::<anyhow::Result<_>>()?;
         Ok(Self {
-            seconds: number("BENCH_SECONDS", 10)?,
+            rounds: number("BENCH_ROUNDS", 3)?.max(1),
+            seconds: number("BENCH_SECONDS", 5)?,
             soak_seconds: number("BENCH_SOAK_SECONDS", 300)?,
             databases,
             write: std::env::var("BENCH_WRITE").map_or(true, |v| v != "0"),
@@ -108,29 +126,37 @@ fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> 
     let mut lines = Vec::new();
     for (label, load) in loads(&fixture) {
         let sample = serve.sample(&load)?;
-        let ceiling = {
-            let bare = server::BareServer::start(work, &sample)?;
-            wrk.run(&bare.base, &load, duration, &format!("{run}-bare-{}", lines.len()))?
-        };
-        let sail = wrk.run(&serve.base, &load, duration, &format!("{run}-{}-{}", database.name(), lines.len()))?;
-        if sail.not_ok + sail.socket_errors + ceiling.not_ok + ceiling.socket_errors > 0 {
-            bail!(
-                "{label} on {}: failed answers (Sail {sail:?}, ceiling {ceiling:?}); see {}",
-                database.name(),
-                serve.log.display()
-            );
+        let bare = server::BareServer::start(work, &sample)?;
+        let mut rounds = Vec::new();
+        for round in 0..settings.rounds {
+            let tag = format!("{}-{}-{round}", database.name(), lines.len());
+            let ceiling = wrk.run(&bare.base, &load, duration, &format!("{run}-bare-{tag}"))?;
+            let sail = wrk.run(&serve.base, &load, duration, &format!("{run}-{tag}"))?;
+            if sail.not_ok + sail.socket_errors + ceiling.not_ok + ceiling.socket_errors > 0 {
+                bail!(
+                    "{label} on {}: failed answers (Sail {sail:?}, ceiling {ceiling:?}); see {}",
+                    database.name(),
+                    serve.log.display()
+                );
+            }
+            rounds.push((sail, ceiling));
         }
+        drop(bare);
+        rounds.sort_by(|a, b| (a.0.per_second / a.1.per_second).total_cmp(&(b.0.per_second / b.1.per_second)));
+        let ratios: Vec<f64> = rounds.iter().map(|(sail, ceiling)| sail.per_second / ceiling.per_second).collect();
+        let (sail, ceiling) = rounds.swap_remove(rounds.len() / 2);
         eprintln!(
-            "{label} on {}: {:.0}/s vs ceiling {:.0}/s = {:.3}; p50/p99/p99.9 {:.2}/{:.2}/{:.2} ms",
+            "{label} on {}: {:.0}/s vs ceiling {:.0}/s = {:.3} (rounds {:.3?}); p50/p99/p99.9 {:.2}/{:.2}/{:.2} ms",
             database.name(),
             sail.per_second,
             ceiling.per_second,
             sail.per_second / ceiling.per_second,
+            ratios,
             sail.p50_ms,
             sail.p99_ms,
             sail.p999_ms
         );
-        lines.push(Line { label, database: database.clone(), sail, ceiling });
+        lines.push(Line { label, database: database.clone(), sail, ceiling, ratios });
     }
     Ok(lines)
 }

@@ -25,9 +25,13 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
          on a fresh database, rate limits off. For every request type, a bare \
          axum server (a process of its own, `cli/benches/http_stack/bare.rs`) \
          answering the same request with the same status and JSON body from \
-         memory is measured first, then Sail: wrk, 2 threads, 16 connections, \
-         {} s each, everything on the same {} ({} cores). The ratio is Sail's \
-         requests per second over that ceiling's. Latencies are wrk's, in ms.\n",
+         memory, and Sail, in {} alternating rounds: the ceiling, then Sail, \
+         each for {} s with wrk, 2 threads, 16 connections, everything on the \
+         same {} ({} cores). A round's ratio is Sail's requests per second over \
+         the ceiling's; the table gives the median round (its ratio, requests \
+         per second and wrk's latencies, in ms) and the range of all rounds' \
+         ratios, since this machine's throughput drifts from minute to minute.\n",
+        settings.rounds,
         settings.seconds,
         cpu_model(),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
@@ -35,18 +39,21 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
     writeln!(out, "![Requests per second as a share of the bare-axum ceiling](benchmarks/throughput.svg)\n")?;
     writeln!(
         out,
-        "| request | database | Sail req/s | ceiling req/s | ratio | Sail p50 / p99 / p99.9 | ceiling p50 / p99 / p99.9 |"
+        "| request | database | Sail req/s | ceiling req/s | ratio (median) | rounds' range | Sail p50 / p99 / p99.9 | ceiling p50 / p99 / p99.9 |"
     )?;
-    writeln!(out, "|---|---|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
     for line in lines {
+        let (lowest, highest) = line.ratio_range();
         writeln!(
             out,
-            "| `{}` | {} | {:.0} | {:.0} | **{:.3}** | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |",
+            "| `{}` | {} | {:.0} | {:.0} | **{:.3}** | {:.3}–{:.3} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |",
             line.label,
             line.database.title(),
             line.sail.per_second,
             line.ceiling.per_second,
             line.ratio(),
+            lowest,
+            highest,
             line.sail.p50_ms,
             line.sail.p99_ms,
             line.sail.p999_ms,
