@@ -100,7 +100,7 @@ fn throughput(file: &Path, lines: &[Line]) -> anyhow::Result<()> {
         let values = labels.iter().enumerate().filter_map(|(i, label)| {
             let line = lines.iter().find(|l| l.label == *label && l.database.name() == database.name())?;
             let x = i as f64 - 0.4 + d as f64 * width + width * 0.1;
-            Some(Text::new(format!("{:.2}", line.ratio()), (x, line.ratio() + top * 0.03), ("sans-serif", 13)))
+            Some(Text::new(format!("{:.3}", line.ratio()), (x, line.ratio() + top * 0.03), ("sans-serif", 13)))
         });
         chart.draw_series(values)?;
     }
