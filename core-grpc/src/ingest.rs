@@ -12,8 +12,8 @@ use chrono::{Days, NaiveDate};
 use entities::{connection, job, transaction};
 use sail_api::pb;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter, QuerySelect, Statement,
-    TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter, QuerySelect, QueryTrait,
+    Statement, TransactionTrait,
 };
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
@@ -210,16 +210,21 @@ async fn existing_external_ids(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    if db.get_database_backend() != DbBackend::Postgres {
-        let existing = transaction::Entity::find()
+    let statement = existing_ids_statement(db.get_database_backend(), connection_id, ids);
+    let rows = db.query_all_raw(statement).await?;
+    rows.iter().map(|row| row.try_get::<String>("", "external_transaction_id").map_err(CoreError::from)).collect()
+}
+
+/// The statement `existing_external_ids` runs for a non-empty `ids`, public
+/// so a test can hold its plan to index probes.
+pub fn existing_ids_statement(backend: DbBackend, connection_id: &str, ids: &[&str]) -> Statement {
+    if backend != DbBackend::Postgres {
+        return transaction::Entity::find()
             .select_only()
             .column(transaction::Column::ExternalTransactionId)
             .filter(transaction::Column::ConnectionId.eq(connection_id))
             .filter(transaction::Column::ExternalTransactionId.is_in(ids.iter().copied()))
-            .into_tuple()
-            .all(db)
-            .await?;
-        return Ok(existing);
+            .build(backend);
     }
     // A LATERAL subquery with a LIMIT is never flattened into a join: it
     // runs once per wanted id, as an equality on both columns of a unique
@@ -232,8 +237,7 @@ async fn existing_external_ids(
         wanted.join(", ")
     );
     let values = std::iter::once(connection_id).chain(ids.iter().copied()).map(sea_orm::Value::from);
-    let rows = db.query_all_raw(Statement::from_sql_and_values(DbBackend::Postgres, sql, values)).await?;
-    rows.iter().map(|row| row.try_get::<String>("", "external_transaction_id").map_err(CoreError::from)).collect()
+    Statement::from_sql_and_values(DbBackend::Postgres, sql, values)
 }
 
 /// Runs claimed ingestion jobs together (group commit): adjudicates each

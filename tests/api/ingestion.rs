@@ -543,3 +543,56 @@ async fn a_batch_no_row_of_which_can_be_stored_fails_as_a_whole() {
     .await;
     assert_eq!(job["processed"], 0);
 }
+
+/// The push's lookup of the ids a connection already holds (for
+/// `duplicates_updated`) is planned as probes of the unique
+/// `(connection_id, external_transaction_id)` index, also while the
+/// connection's rows have outgrown the table's statistics: on PostgreSQL a
+/// plain `IN` list was then planned as a read of every row of the
+/// connection, filtered by the list (docs/benchmarks.md).
+#[tokio::test]
+async fn the_duplicate_lookup_probes_the_unique_index_on_rows_never_analyzed() {
+    use sea_orm::{ConnectionTrait, Statement};
+
+    let app = TestApp::spawn().await;
+    let (_, _, connection) = setup(&app).await;
+    let owner = entities::connection::Entity::find_by_id(connection.clone()).one(&app.db).await.unwrap().unwrap();
+    let backend = app.db.get_database_backend();
+    let postgres = app.test_db.is_postgres();
+
+    // 5,000 rows written straight to the table, which is never analyzed.
+    let (mark, now) = if postgres { ("$", "now()") } else { ("?", "CURRENT_TIMESTAMP") };
+    let placeholder = |n: usize| if postgres { format!("{mark}{n}") } else { mark.to_string() };
+    let insert = format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) \
+         INSERT INTO transactions (id, partner_id, user_id, connection_id, external_transaction_id, date, \
+         amount_minor, currency, description, expense_id, status, adjudication_count, created_at, updated_at) \
+         SELECT 'txn_' || i, {}, {}, {}, 'old-' || i, '2026-11-01', 100, 'USD', 'SHELL OIL', 'exp_' || i, \
+         'ineligible', 1, {now}, {now} FROM n",
+        placeholder(1),
+        placeholder(2),
+        placeholder(3),
+    );
+    let values = [owner.partner_id.into(), owner.user_id.into(), connection.clone().into()];
+    app.db.execute_raw(Statement::from_sql_and_values(backend, insert, values)).await.unwrap();
+
+    let ids: Vec<String> = (0..500).map(|i| format!("new-{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let lookup = core_grpc::ingest::existing_ids_statement(backend, &connection, &ids);
+    let explain = if postgres { "EXPLAIN " } else { "EXPLAIN QUERY PLAN " };
+    let plan = Statement { sql: format!("{explain}{}", lookup.sql), ..lookup };
+    let rows = app.db.query_all_raw(plan).await.unwrap();
+    let column = if postgres { "QUERY PLAN" } else { "detail" };
+    let plan: Vec<String> = rows.iter().map(|row| row.try_get::<String>("", column).unwrap()).collect();
+    let plan = plan.join("\n");
+
+    let probes_both_columns = if postgres {
+        plan.lines()
+            .any(|l| l.contains("Index Cond") && l.contains("connection_id") && l.contains("external_transaction_id"))
+            && !plan.lines().any(|l| l.contains("Filter") && l.contains("external_transaction_id"))
+    } else {
+        plan.contains("transactions_connection_external_id (connection_id=? AND external_transaction_id=?)")
+    };
+    let shown: Vec<&str> = plan.lines().map(|l| l.get(..160).unwrap_or(l)).collect();
+    assert!(probes_both_columns, "the lookup does not probe the unique index by both columns:\n{}", shown.join("\n"));
+}
