@@ -17,7 +17,7 @@ use sea_orm::{
 };
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
-use crate::db::{WriteTxn, begin_write};
+use crate::db::begin_write;
 use crate::domain::money;
 use crate::error::CoreError;
 use crate::events::EventType;
@@ -261,19 +261,21 @@ pub async fn run_ingest_jobs(
         ));
     }
     let txn = begin_write(db).await?;
+    let mut announcements = Vec::with_capacity(prepared.len());
     for (job, adjudicated) in prepared {
         let counts = expenses::write_adjudicated(&*txn, adjudicated).await?;
-        announce(&txn, job, &counts, 0).await?;
+        announcements.push(announcement(job, &counts, 0));
         jobs::complete(&*txn, job, counts.total() as i32).await?;
     }
+    outbox::record_all(&txn, announcements).await?;
     txn.commit().await?;
     Ok(())
 }
 
-/// Records a job's `transactions.ingested` event in its completing
+/// A job's `transactions.ingested` event, recorded in its completing
 /// transaction. `failed` appears only when rows failed on their own
 /// (docs/webhooks.md): the contract's shape is otherwise unchanged.
-async fn announce(txn: &WriteTxn, job: &job::Model, counts: &expenses::Counts, failed: usize) -> Result<(), CoreError> {
+fn announcement(job: &job::Model, counts: &expenses::Counts, failed: usize) -> outbox::NewEvent {
     let mut data = serde_json::json!({
         "user_id": job.user_id,
         "connection_id": job.connection_id,
@@ -285,8 +287,7 @@ async fn announce(txn: &WriteTxn, job: &job::Model, counts: &expenses::Counts, f
     if failed > 0 {
         data["failed"] = failed.into();
     }
-    outbox::record(txn, &job.partner_id, EventType::TransactionsIngested, data).await?;
-    Ok(())
+    outbox::NewEvent { partner_id: job.partner_id.clone(), kind: EventType::TransactionsIngested, data }
 }
 
 /// A claimed ingestion job's batch and the connection it was pushed to.
@@ -356,7 +357,7 @@ pub async fn run_ingest_job_row_by_row(
     if failures.len() == rows {
         return Err(CoreError::Internal(format!("no row of {} could be stored", job.id)));
     }
-    announce(&txn, job, &counts, failures.len()).await?;
+    outbox::record_all(&txn, vec![announcement(job, &counts, failures.len())]).await?;
     jobs::complete_with_failures(&*txn, job, counts.total() as i32, &failures).await?;
     txn.commit().await?;
     Ok(())

@@ -15,6 +15,18 @@ use crate::events::{self, EventType};
 
 pub use entities::enums::{DeliveryStatus, EndpointStatus};
 
+/// An event to record: what happened, and for which partner.
+pub struct NewEvent {
+    pub partner_id: String,
+    pub kind: EventType,
+    pub data: serde_json::Value,
+}
+
+/// Rows written by one multi-row `INSERT` at most: ten columns of a
+/// delivery stay far below SQLite's 32,766 and PostgreSQL's 65,535 bound
+/// parameters.
+const ROWS_PER_INSERT: usize = 1_000;
+
 /// Records an event of `kind` with `data` for a partner, and its deliveries.
 pub async fn record(
     txn: &WriteTxn,
@@ -22,19 +34,60 @@ pub async fn record(
     kind: EventType,
     data: serde_json::Value,
 ) -> Result<event::Model, CoreError> {
-    let recorded = event::Model {
-        id: new_id(IdKind::Event),
-        partner_id: partner_id.to_string(),
-        r#type: kind,
-        data: data.to_string(),
-        created_at: time::now(),
+    let one = NewEvent { partner_id: partner_id.to_string(), kind, data };
+    record_all(txn, vec![one]).await?.pop().ok_or_else(|| CoreError::Internal("an event was not recorded".to_string()))
+}
+
+/// Records events and their deliveries in a fixed number of statements,
+/// however many there are: the events in multi-row inserts, the enabled
+/// endpoints of their partners read once, a delivery for each endpoint that
+/// subscribes in multi-row inserts. Recording 1,000 events one by one was
+/// 3,000 statements, each a round trip to the database (docs/benchmarks.md).
+pub async fn record_all(txn: &WriteTxn, new: Vec<NewEvent>) -> Result<Vec<event::Model>, CoreError> {
+    // Every column is ours (the time already at the database's precision),
+    // so rows are inserted without reading them back.
+    let recorded: Vec<event::Model> = new
+        .into_iter()
+        .map(|new| event::Model {
+            id: new_id(IdKind::Event),
+            partner_id: new.partner_id,
+            r#type: new.kind,
+            data: new.data.to_string(),
+            created_at: time::now(),
+        })
+        .collect();
+    for rows in recorded.chunks(ROWS_PER_INSERT) {
+        let rows = rows.iter().cloned().map(event::ActiveModel::from);
+        event::Entity::insert_many(rows).exec_without_returning(&**txn).await?;
+    }
+
+    let mut partners: Vec<&str> = recorded.iter().map(|event| event.partner_id.as_str()).collect();
+    partners.sort_unstable();
+    partners.dedup();
+    let endpoints = if partners.is_empty() {
+        Vec::new()
+    } else {
+        webhook_endpoint::Entity::find()
+            .filter(webhook_endpoint::Column::PartnerId.is_in(partners))
+            .filter(webhook_endpoint::Column::Status.eq(EndpointStatus::Enabled))
+            .all(&**txn)
+            .await?
     };
-    // Inserted without reading the row back: every column is ours (the time
-    // already at the database's precision), and sea-orm's read-back was a
-    // second statement per event inside the caller's write transaction.
-    event::Entity::insert(event::ActiveModel::from(recorded.clone())).exec_without_returning(&**txn).await?;
-    if enqueue_for_event(&**txn, &recorded).await? > 0 {
+    let now = time::now();
+    let deliveries: Vec<webhook_delivery::ActiveModel> = recorded
+        .iter()
+        .flat_map(|event| {
+            endpoints
+                .iter()
+                .filter(|endpoint| endpoint.partner_id == event.partner_id && subscribes(endpoint, event.r#type))
+                .map(move |endpoint| new_delivery(event, endpoint, now))
+        })
+        .collect();
+    if !deliveries.is_empty() {
         txn.wake_workers_on_commit();
+    }
+    for rows in deliveries.chunks(ROWS_PER_INSERT) {
+        webhook_delivery::Entity::insert_many(rows.to_vec()).exec_without_returning(&**txn).await?;
     }
     Ok(recorded)
 }
@@ -70,19 +123,6 @@ async fn subscribers(
         .all(db)
         .await?;
     Ok(endpoints.into_iter().filter(|endpoint| subscribes(endpoint, event.r#type)).collect())
-}
-
-/// Writes a delivery of `event` to each of its partner's endpoints that
-/// subscribe to its type, with the caller's connection.
-async fn enqueue_for_event(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
-    let now = time::now();
-    let rows: Vec<webhook_delivery::ActiveModel> =
-        subscribers(db, event).await?.iter().map(|endpoint| new_delivery(event, endpoint, now)).collect();
-    let count = rows.len();
-    if count > 0 {
-        webhook_delivery::Entity::insert_many(rows).exec_without_returning(db).await?;
-    }
-    Ok(count)
 }
 
 /// Sends one of the partner's events again, now, to its subscribed

@@ -479,3 +479,58 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
     assert!((1..=60).contains(&retry_after), "{retry_after}");
     assert!(refused.headers.contains_key("ratelimit-reset"));
 }
+
+#[tokio::test]
+async fn events_recorded_together_reach_exactly_their_subscribers() {
+    use entities::enums::EventType;
+    use sea_orm::{EntityTrait, QueryOrder};
+
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let receiver = Receiver::start(0).await;
+    let (a, a_key) = app.partner_key("expenses").await;
+    let (b, b_key) = app.partner_key("expenses").await;
+    let a_everything = endpoint(&app, &a_key, &receiver.url, None).await["id"].as_str().unwrap().to_string();
+    let a_errors = endpoint(&app, &a_key, &receiver.url, Some(json!(["connection.error"]))).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b_only = endpoint(&app, &b_key, &receiver.url, None).await["id"].as_str().unwrap().to_string();
+    let b_deleted = endpoint(&app, &b_key, &receiver.url, None).await["id"].as_str().unwrap().to_string();
+    assert_eq!(app.delete(&b_key, &format!("/webhook-endpoints/{b_deleted}")).await.status, 200);
+
+    // More than one multi-row insert's worth of events and of deliveries,
+    // for two partners and two types, in one transaction.
+    let new = |partner: &str, kind, n: usize| core_grpc::outbox::NewEvent {
+        partner_id: partner.to_string(),
+        kind,
+        data: json!({"n": n}),
+    };
+    let mut batch: Vec<_> = (0..1_200).map(|n| new(&a, EventType::TransactionsIngested, n)).collect();
+    batch.extend((0..3).map(|n| new(&a, EventType::ConnectionError, n)));
+    batch.extend((0..2).map(|n| new(&b, EventType::TransactionsIngested, n)));
+    let txn = core_grpc::db::begin_write(&app.db).await.unwrap();
+    let recorded = core_grpc::outbox::record_all(&txn, batch).await.unwrap();
+    txn.commit().await.unwrap();
+    assert_eq!(recorded.len(), 1_205);
+    assert_eq!((recorded[0].partner_id.as_str(), recorded[1_204].partner_id.as_str()), (a.as_str(), b.as_str()));
+
+    let deliveries = entities::webhook_delivery::Entity::find()
+        .order_by_asc(entities::webhook_delivery::Column::Id)
+        .all(&app.db)
+        .await
+        .unwrap();
+    let to = |endpoint: &str| deliveries.iter().filter(|d| d.endpoint_id == endpoint).count();
+    assert_eq!(
+        (to(&a_everything), to(&a_errors), to(&b_only), to(&b_deleted)),
+        (1_203, 3, 2, 0),
+        "each event once to each enabled endpoint of its partner that subscribes to its type"
+    );
+    let partner_of: std::collections::HashMap<&str, &str> =
+        recorded.iter().map(|e| (e.id.as_str(), e.partner_id.as_str())).collect();
+    for delivery in &deliveries {
+        assert_eq!(partner_of[delivery.event_id.as_str()], delivery.partner_id, "{delivery:?}");
+    }
+    assert_eq!(app.get(&a_key, "/events").await.body["pagination"]["total"], 1_203);
+    assert_eq!(app.get(&b_key, "/events").await.body["pagination"]["total"], 2);
+    receiver.wait_for(1_208).await;
+}
