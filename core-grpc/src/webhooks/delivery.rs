@@ -147,58 +147,96 @@ pub const MAX_IN_FLIGHT: usize = 64;
 /// answer holds at most this many of the [`MAX_IN_FLIGHT`] slots, each for
 /// at most the attempt timeout.
 pub const MAX_IN_FLIGHT_PER_PARTNER: usize = 16;
-/// A partner is claimed for only when this many of its slots are free, so
+/// Deliveries of one partner a worker holds at once: its sends in flight and
+/// as many again claimed ahead, each waiting for one of the partner's slots,
+/// so a finished send starts the next at once instead of leaving its slot
+/// idle until the next claim and load (docs/benchmarks.md). A delivery
+/// waits in that queue at most about one attempt timeout, well inside its
+/// lease.
+const MAX_HELD_PER_PARTNER: usize = 2 * MAX_IN_FLIGHT_PER_PARTNER;
+/// Deliveries a worker holds at once, in flight or queued.
+const MAX_HELD: usize = 2 * MAX_IN_FLIGHT;
+/// A partner is claimed for only when it has room for this many more, so
 /// one partner's steady stream is claimed in batches rather than a claim
 /// (a write transaction) per finished send.
 const CLAIM_AT_LEAST: usize = 8;
 /// Outcomes recorded in one transaction at most.
 const RECORD_BATCH: usize = 256;
 
-/// Which sends are in flight: a slot per send, counted per partner.
+/// What a worker holds: a permit per claimed delivery not yet finished
+/// (in flight or queued), a slot per send in flight, and per partner its
+/// count of held deliveries and its own slots.
 struct InFlight {
-    slots: Arc<Semaphore>,
-    per_partner: Mutex<HashMap<String, usize>>,
+    held: Arc<Semaphore>,
+    sending: Arc<Semaphore>,
+    per_partner: Mutex<HashMap<String, PartnerHold>>,
     /// Raised when a send finishes and its partner can be claimed for again.
     freed: tokio::sync::Notify,
 }
 
+/// One partner's deliveries held by a worker, and the slots its sends take.
+struct PartnerHold {
+    held: usize,
+    sending: Arc<Semaphore>,
+}
+
 impl InFlight {
-    /// The partners not to claim for now (fewer than [`CLAIM_AT_LEAST`]
-    /// slots free), and how many rows any other partner may be given
-    /// without going over its cap.
-    fn claim_room(&self) -> (Vec<String>, u64) {
-        let counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let busy = MAX_IN_FLIGHT_PER_PARTNER - CLAIM_AT_LEAST;
-        let skip = counts.iter().filter(|(_, n)| **n > busy).map(|(p, _)| p.clone()).collect();
-        let fullest = counts.values().copied().filter(|n| *n <= busy).max().unwrap_or(0);
-        (skip, (MAX_IN_FLIGHT_PER_PARTNER - fullest) as u64)
+    fn new() -> InFlight {
+        InFlight {
+            held: Arc::new(Semaphore::new(MAX_HELD)),
+            sending: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            per_partner: Mutex::default(),
+            freed: tokio::sync::Notify::new(),
+        }
     }
 
-    /// Changes a partner's count of sends in flight; the new count.
-    fn count(&self, partner: &str, change: isize) -> usize {
-        let mut counts = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let n = counts.entry(partner.to_string()).or_default();
-        *n = n.saturating_add_signed(change);
-        let now = *n;
-        if now == 0 {
-            counts.remove(partner);
+    /// The partners not to claim for now (room for fewer than
+    /// [`CLAIM_AT_LEAST`] more), and how many rows any other partner may be
+    /// given without holding more than [`MAX_HELD_PER_PARTNER`].
+    fn claim_room(&self) -> (Vec<String>, u64) {
+        let partners = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let busy = MAX_HELD_PER_PARTNER - CLAIM_AT_LEAST;
+        let skip = partners.iter().filter(|(_, p)| p.held > busy).map(|(id, _)| id.clone()).collect();
+        let fullest = partners.values().map(|p| p.held).filter(|n| *n <= busy).max().unwrap_or(0);
+        (skip, (MAX_HELD_PER_PARTNER - fullest) as u64)
+    }
+
+    /// Counts one more delivery held for `partner`; the partner's slots.
+    fn hold(&self, partner: &str) -> Arc<Semaphore> {
+        let mut partners = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let entry = partners
+            .entry(partner.to_string())
+            .or_insert_with(|| PartnerHold { held: 0, sending: Arc::new(Semaphore::new(MAX_IN_FLIGHT_PER_PARTNER)) });
+        entry.held += 1;
+        entry.sending.clone()
+    }
+
+    /// Counts one delivery of `partner` finished; how many it still holds.
+    /// A partner holding none is forgotten (no send holds its slots then).
+    fn release(&self, partner: &str) -> usize {
+        let mut partners = self.per_partner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(entry) = partners.get_mut(partner) else { return 0 };
+        entry.held = entry.held.saturating_sub(1);
+        let left = entry.held;
+        if left == 0 {
+            partners.remove(partner);
         }
-        now
+        left
     }
 }
 
-/// One send's hold on its slot and its partner's count, released on drop
-/// (when the send has finished and its outcome is handed to the recorder).
+/// One claimed delivery's hold, released on drop (when its send has
+/// finished and its outcome is handed to the recorder).
 struct Slot {
     in_flight: Arc<InFlight>,
     partner: String,
-    _permit: OwnedSemaphorePermit,
+    _held: OwnedSemaphorePermit,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         // Wake the worker only when the partner can be claimed for again.
-        if self.in_flight.count(&self.partner, -1) <= MAX_IN_FLIGHT_PER_PARTNER - CLAIM_AT_LEAST {
+        if self.in_flight.release(&self.partner) <= MAX_HELD_PER_PARTNER - CLAIM_AT_LEAST {
             self.in_flight.freed.notify_one();
         }
     }
@@ -332,10 +370,12 @@ async fn close(
 }
 
 /// Webhook deliveries as [`LeasedWork`], as a pipeline: the worker claims
-/// as many due deliveries as it has free slots (in partner turns, skipping
-/// partners with fewer than 8 of their 16 slots free), starts each send on
-/// its own task and claims again; each outcome goes to the recorder as its
-/// send finishes. A slow endpoint holds its own slot and nothing else.
+/// as many due deliveries as it has room for (in partner turns; a partner
+/// holds at most 32, 16 sending and 16 queued, and is skipped until it has
+/// room for 8 more), starts each on its own task, which waits for one of
+/// the partner's 16 slots and one of the core's 64, and claims again; each
+/// outcome goes to the recorder as its send finishes. A slow endpoint holds
+/// its own partner's slots and nothing else.
 pub struct Deliveries {
     in_flight: Arc<InFlight>,
     recorder: mpsc::UnboundedSender<ToRecord>,
@@ -346,12 +386,7 @@ impl Deliveries {
     pub fn start(core: &Core) -> Deliveries {
         let (recorder, outcomes) = mpsc::unbounded_channel();
         tokio::spawn(record_as_they_finish(core.clone(), outcomes));
-        let in_flight = Arc::new(InFlight {
-            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
-            per_partner: Mutex::default(),
-            freed: tokio::sync::Notify::new(),
-        });
-        Deliveries { in_flight, recorder }
+        Deliveries { in_flight: Arc::new(InFlight::new()), recorder }
     }
 
     /// Loads the claimed deliveries' events and endpoints (two queries) and
@@ -384,18 +419,25 @@ impl Deliveries {
                 close(db, &delivery, DeliveryStatus::Cancelled).await?;
                 continue;
             }
-            // The claim took no more rows than there were free slots, and
+            // The claim took no more rows than there was room for, and
             // only this worker takes them.
-            let Ok(permit) = self.in_flight.slots.clone().try_acquire_owned() else {
-                tracing::warn!(delivery = %delivery.id, "no free slot; the lease will hand the delivery back");
+            let Ok(held) = self.in_flight.held.clone().try_acquire_owned() else {
+                tracing::warn!(delivery = %delivery.id, "no room; the lease will hand the delivery back");
                 continue;
             };
-            self.in_flight.count(&delivery.partner_id, 1);
-            let slot =
-                Slot { in_flight: self.in_flight.clone(), partner: delivery.partner_id.clone(), _permit: permit };
-            let (core, event, endpoint, recorder) =
-                (core.clone(), event.clone(), endpoint.clone(), self.recorder.clone());
+            let partner_slots = self.in_flight.hold(&delivery.partner_id);
+            let slot = Slot { in_flight: self.in_flight.clone(), partner: delivery.partner_id.clone(), _held: held };
+            let (core, event, endpoint, recorder, core_slots) =
+                (core.clone(), event.clone(), endpoint.clone(), self.recorder.clone(), self.in_flight.sending.clone());
             tokio::spawn(async move {
+                // Queued behind the partner's own sends first, then the
+                // core's: a partner's queue never takes the core's slots.
+                // Neither semaphore is ever closed.
+                let (Ok(_partner_slot), Ok(_core_slot)) =
+                    (partner_slots.acquire_owned().await, core_slots.acquire_owned().await)
+                else {
+                    return;
+                };
                 match attempt(&core, &endpoint, &event).await {
                     Ok(result) => {
                         let _ = recorder.send(ToRecord::Outcome(Outcome { claimed: delivery, event, result }));
@@ -415,10 +457,10 @@ impl LeasedWork for Deliveries {
     const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
     async fn claim(&self, core: &Core) -> Result<Vec<webhook_delivery::Model>, CoreError> {
-        // Wait for a free slot: every slot busy means every send is at most
-        // an attempt timeout from finishing.
-        drop(self.in_flight.slots.acquire().await.map_err(|err| CoreError::Internal(err.to_string()))?);
-        let free = self.in_flight.slots.available_permits() as u64;
+        // Wait for room: a worker holding all it may means every send is at
+        // most an attempt timeout from finishing.
+        drop(self.in_flight.held.acquire().await.map_err(|err| CoreError::Internal(err.to_string()))?);
+        let free = self.in_flight.held.available_permits() as u64;
         let (skip, per_partner) = self.in_flight.claim_room();
         let limit = ClaimLimit { max: free, per_partner, skip_partners: &skip };
         lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, limit).await
@@ -436,7 +478,7 @@ impl LeasedWork for Deliveries {
 
     async fn finish(&self, _core: &Core) {
         // Let every send in flight finish, then wait for their records.
-        let _all = self.in_flight.slots.acquire_many(MAX_IN_FLIGHT as u32).await;
+        let _all = self.in_flight.held.acquire_many(MAX_HELD as u32).await;
         let (done, recorded) = oneshot::channel();
         if self.recorder.send(ToRecord::Flush(done)).is_ok() {
             let _ = recorded.await;
@@ -464,32 +506,45 @@ mod tests {
     }
 
     fn in_flight(counts: &[(&str, usize)]) -> InFlight {
-        let in_flight = InFlight {
-            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
-            per_partner: Mutex::default(),
-            freed: tokio::sync::Notify::new(),
-        };
+        let in_flight = InFlight::new();
         for (partner, n) in counts {
             for _ in 0..*n {
-                in_flight.count(partner, 1);
+                in_flight.hold(partner);
             }
         }
         in_flight
     }
 
     #[test]
-    fn a_claim_never_takes_a_partner_past_its_cap() {
-        // 15 in flight: skipped (before, it could be given 16 more).
-        let (skip, per_partner) = in_flight(&[("ptn_a", 15), ("ptn_b", 3)]).claim_room();
+    fn a_claim_never_takes_a_partner_past_what_it_may_hold() {
+        let busy = MAX_HELD_PER_PARTNER - CLAIM_AT_LEAST;
+        // Room for fewer than a batch more: skipped.
+        let (skip, per_partner) = in_flight(&[("ptn_a", busy + 1), ("ptn_b", 3)]).claim_room();
         assert_eq!(skip, vec!["ptn_a".to_string()]);
-        assert_eq!(per_partner, 13, "ptn_b has 13 free slots");
-        // Every partner given `per_partner` stays within the cap.
-        let (skip, per_partner) = in_flight(&[("ptn_a", 8), ("ptn_b", 2)]).claim_room();
+        assert_eq!(per_partner as usize, MAX_HELD_PER_PARTNER - 3, "ptn_b's room");
+        // Every partner given `per_partner` stays within what it may hold.
+        let (skip, per_partner) = in_flight(&[("ptn_a", busy), ("ptn_b", 2)]).claim_room();
         assert!(skip.is_empty());
-        assert_eq!(per_partner as usize + 8, MAX_IN_FLIGHT_PER_PARTNER);
-        // One slot short of the batch: wait for the next send to finish.
-        let (skip, per_partner) = in_flight(&[("ptn_a", 9)]).claim_room();
-        assert_eq!(skip, vec!["ptn_a".to_string()]);
-        assert_eq!(per_partner as usize, MAX_IN_FLIGHT_PER_PARTNER);
+        assert_eq!(per_partner as usize + busy, MAX_HELD_PER_PARTNER);
+        // A partner holding nothing any more is forgotten.
+        let held = in_flight(&[("ptn_a", 2)]);
+        assert_eq!((held.release("ptn_a"), held.release("ptn_a")), (1, 0));
+        assert!(held.per_partner.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_partner_never_has_more_sends_in_flight_than_its_slots() {
+        // Twice as many held as a partner may send at once: the rest wait.
+        let held = in_flight(&[]);
+        let slots: Vec<_> = (0..MAX_HELD_PER_PARTNER).map(|_| held.hold("ptn_a")).collect();
+        let mut permits = Vec::new();
+        for slot in &slots {
+            if let Ok(permit) = slot.clone().try_acquire_owned() {
+                permits.push(permit);
+            }
+        }
+        assert_eq!(permits.len(), MAX_IN_FLIGHT_PER_PARTNER);
+        drop(permits.pop());
+        assert!(slots[0].clone().try_acquire_owned().is_ok(), "a finished send lets a queued one start");
     }
 }
