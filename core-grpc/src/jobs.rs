@@ -70,6 +70,7 @@ const JOB_CLAIM: ClaimSpec = ClaimSpec {
     set: "status = 'processing', attempts = attempts + 1, lease_until_ms = $1, started_at = COALESCE(started_at, $3)",
     runnable: "status = 'queued' OR (status = 'processing' AND lease_until_ms < $2)",
     order: "id",
+    pending: None,
 };
 
 /// Claims up to `max` runnable jobs, in partner turns (each partner's oldest

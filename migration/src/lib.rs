@@ -12,6 +12,7 @@ mod m20261123_000006_personal_data;
 mod m20261123_000007_receipts;
 mod m20261123_000008_hosted_sessions;
 mod m20261123_000009_job_row_failures;
+mod m20261125_000010_delivery_claim_index;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -32,6 +33,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000007_receipts::Migration),
             Box::new(m20261123_000008_hosted_sessions::Migration),
             Box::new(m20261123_000009_job_row_failures::Migration),
+            Box::new(m20261125_000010_delivery_claim_index::Migration),
         ]
     }
 }

@@ -28,11 +28,13 @@ pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
 /// A worker's hold on a delivery: longer than an attempt can take.
 const LEASE: Duration = Duration::from_secs(60);
 
-const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
+/// Which deliveries a worker claims, and in what order.
+pub const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     table: "webhook_deliveries",
     set: "lease_until_ms = $1",
     runnable: "status = 'pending' AND next_attempt_at_ms <= $2 AND (lease_until_ms IS NULL OR lease_until_ms < $2)",
     order: "next_attempt_at_ms, id",
+    pending: Some("status = 'pending'"),
 };
 
 /// The wait before attempt `attempt + 1`, after `attempt` failed ones:
