@@ -86,8 +86,11 @@ pub async fn record_all(txn: &WriteTxn, new: Vec<NewEvent>) -> Result<Vec<event:
     if !deliveries.is_empty() {
         txn.wake_workers_on_commit();
     }
-    for rows in deliveries.chunks(ROWS_PER_INSERT) {
-        webhook_delivery::Entity::insert_many(rows.to_vec()).exec_without_returning(&**txn).await?;
+    // Moved into their inserts, not copied: only the events are returned.
+    let mut deliveries = deliveries.into_iter().peekable();
+    while deliveries.peek().is_some() {
+        let rows = deliveries.by_ref().take(ROWS_PER_INSERT);
+        webhook_delivery::Entity::insert_many(rows).exec_without_returning(&**txn).await?;
     }
     Ok(recorded)
 }
