@@ -8,6 +8,7 @@ use clap::Parser;
 mod commands;
 mod database;
 mod encryption;
+mod log_writer;
 mod settings;
 
 /// mimalloc instead of glibc's malloc: allocation was about a tenth of a
