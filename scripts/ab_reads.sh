@@ -9,7 +9,10 @@
 #
 #   scripts/ab_reads.sh BIN_A BIN_B [seconds per measurement, 5] [rounds, 4]
 #
-# Prints, per request, every round's ratio for A and B and their medians.
+# Prints, per request, every round's ratio for A and B and their medians, and
+# each build's median CPU time per request (user + system, read from /proc
+# around each wrk run): a steadier figure than throughput on a machine whose
+# speed drifts, since it does not depend on how the cores were shared.
 set -euo pipefail
 a_bin="$(realpath "$1")" b_bin="$(realpath "$2")" seconds="${3:-5}" rounds="${4:-4}"
 cd "$(dirname "$0")/.."
@@ -41,23 +44,35 @@ start() { # name binary
 }
 start a "$a_bin"
 start b "$b_bin"
+declare -A pid=([a]="${pids[0]}" [b]="${pids[1]}")
+tck="$(getconf CLK_TCK)"
 user_a="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/a/user.json")"
 user_b="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/b/user.json")"
 
 rps() { # url key
   wrk -t2 -c16 -d"${seconds}s" -H "Authorization: Bearer $2" "$1" | awk '/Requests\/sec/ {print $2}'
 }
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# Requests per second, then CPU microseconds per request, of one build.
+measure() { # who url key
+  local before after out
+  before="$(ticks "${pid[$1]}")"
+  out="$(wrk -t2 -c16 -d"${seconds}s" -H "Authorization: Bearer $3" "$2")"
+  after="$(ticks "${pid[$1]}")"
+  awk -v t="$((after - before))" -v hz="$tck" '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 }
+    END { printf "%s %.1f\n", r, t * 1e6 / hz / n }' <<<"$out"
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| request | A ratios | B ratios | A median | B median | B / A |"
-echo "|---|---|---|---|---|---|"
+echo "| request | A ratios | B ratios | A median | B median | B / A | A µs CPU / request | B µs CPU / request | B / A CPU |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for row in "/merchants?search=walgren" "/administrators" "/users/{id}" "/users?limit=25"; do
   path_a="/api/v1${row/\{id\}/$user_a}" path_b="/api/v1${row/\{id\}/$user_b}"
   curl -sf -H "Authorization: Bearer ${key[a]}" "${url[a]}$path_a" >"$work/body.json"
   port="$(free_port)"
   "$bare" "127.0.0.1:$port" "$work/body.json" >/dev/null 2>&1 & bare_pid=$!
   sleep 0.3
-  ra=() rb=()
+  ra=() rb=() ca=() cb=()
   for round in $(seq 0 $((rounds - 1))); do
     order=(c a b)
     order=("${order[@]:$((round % 3))}" "${order[@]:0:$((round % 3))}")
@@ -65,15 +80,17 @@ for row in "/merchants?search=walgren" "/administrators" "/users/{id}" "/users?l
     for who in "${order[@]}"; do
       case "$who" in
         c) got[c]="$(rps "http://127.0.0.1:$port$path_a" x)" ;;
-        a) got[a]="$(rps "${url[a]}$path_a" "${key[a]}")" ;;
-        b) got[b]="$(rps "${url[b]}$path_b" "${key[b]}")" ;;
+        a) read -r "got[a]" cpu_a < <(measure a "${url[a]}$path_a" "${key[a]}") ;;
+        b) read -r "got[b]" cpu_b < <(measure b "${url[b]}$path_b" "${key[b]}") ;;
       esac
     done
     ra+=("$(awk -v s="${got[a]}" -v c="${got[c]}" 'BEGIN { printf "%.3f", s / c }')")
     rb+=("$(awk -v s="${got[b]}" -v c="${got[c]}" 'BEGIN { printf "%.3f", s / c }')")
+    ca+=("$cpu_a") cb+=("$cpu_b")
   done
   kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true
   ma="$(printf '%s\n' "${ra[@]}" | median)" mb="$(printf '%s\n' "${rb[@]}" | median)"
-  awk -v r="$row" -v a="${ra[*]}" -v b="${rb[*]}" -v ma="$ma" -v mb="$mb" \
-    'BEGIN { printf "| `GET %s` | %s | %s | %.3f | %.3f | %.2f |\n", r, a, b, ma, mb, mb / ma }'
+  mca="$(printf '%s\n' "${ca[@]}" | median)" mcb="$(printf '%s\n' "${cb[@]}" | median)"
+  awk -v r="$row" -v a="${ra[*]}" -v b="${rb[*]}" -v ma="$ma" -v mb="$mb" -v ca="$mca" -v cb="$mcb" \
+    'BEGIN { printf "| `GET %s` | %s | %s | %.3f | %.3f | %.2f | %.1f | %.1f | %.2f |\n", r, a, b, ma, mb, mb / ma, ca, cb, cb / ca }'
 done
