@@ -11,8 +11,8 @@
 #
 # Prints, per request, every round's ratio for A and B and their medians, and
 # each build's median CPU time per request (user + system, read from /proc
-# around each wrk run): a steadier figure than throughput on a machine whose
-# speed drifts, since it does not depend on how the cores were shared.
+# around each wrk run): within one run it separates two builds more steadily
+# than throughput when the machine's speed drifts.
 set -euo pipefail
 a_bin="$(realpath "$1")" b_bin="$(realpath "$2")" seconds="${3:-5}" rounds="${4:-4}"
 cd "$(dirname "$0")/.."
