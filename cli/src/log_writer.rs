@@ -10,7 +10,8 @@
 //!
 //! Nothing is dropped: a logger that finds [`MAX_PENDING`] bytes waiting
 //! waits itself until the writer has taken them. Dropping the [`Flusher`]
-//! writes what is pending and stops the writer.
+//! writes what is pending and stops the writer, waiting at most a second
+//! for a stderr that does not drain.
 
 use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -144,12 +145,21 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for BatchedWriter {
     }
 }
 
+/// How long exit waits for the pending lines to be written: a stderr nobody
+/// reads (a full pipe) must not keep the process from ending.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
+
 impl Drop for Flusher {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.writer.notify_one();
         self.shared.room.notify_all();
-        if let Some(thread) = self.thread.take() {
+        let Some(thread) = self.thread.take() else { return };
+        let deadline = std::time::Instant::now() + EXIT_WAIT;
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if thread.is_finished() {
             let _ = thread.join();
         }
     }
@@ -222,6 +232,18 @@ mod tests {
             std::thread::sleep(FLUSH_EVERY / 2);
         }
         assert_eq!(&*out.bytes.lock().unwrap(), b"alone\n");
+    }
+
+    #[test]
+    fn exit_does_not_wait_long_on_a_stderr_that_never_drains() {
+        // Every write takes a minute: a pipe nobody reads.
+        let out = Collected { delay: Duration::from_secs(60), ..Default::default() };
+        let (writer, flusher) = start(out).unwrap();
+        writer.make_writer().write_all(b"stuck\n").unwrap();
+        std::thread::sleep(FLUSH_EVERY * 3);
+        let started = std::time::Instant::now();
+        drop(flusher);
+        assert!(started.elapsed() < EXIT_WAIT + Duration::from_secs(2), "exit waited {:?}", started.elapsed());
     }
 
     #[test]
