@@ -150,18 +150,26 @@ pub const MAX_IN_FLIGHT: usize = 64;
 /// at most the attempt timeout.
 pub const MAX_IN_FLIGHT_PER_PARTNER: usize = 16;
 /// Deliveries of one partner a worker holds at once: its sends in flight and
-/// as many again claimed ahead, each waiting for one of the partner's slots,
-/// so a finished send starts the next at once instead of leaving its slot
-/// idle until the next claim and load (docs/benchmarks.md). A delivery
-/// waits in that queue at most about one attempt timeout, well inside its
-/// lease.
-const MAX_HELD_PER_PARTNER: usize = 2 * MAX_IN_FLIGHT_PER_PARTNER;
+/// three times as many claimed ahead, each waiting for one of the partner's
+/// slots, so a finished send starts the next at once instead of leaving its
+/// slot idle until the next claim and load, and one partner's stream is
+/// claimed in batches of 16 or more (docs/benchmarks.md). A queued delivery
+/// waits at most three attempt timeouts for a partner slot and one for a
+/// core slot before its own attempt: inside its lease (checked below).
+const MAX_HELD_PER_PARTNER: usize = 4 * MAX_IN_FLIGHT_PER_PARTNER;
+// The longest a claimed delivery can take to be attempted and recorded:
+// waiting out every queue ahead of it, then its own attempt.
+const _: () = assert!(
+    (MAX_HELD_PER_PARTNER / MAX_IN_FLIGHT_PER_PARTNER + 1) as u64 * crate::config::WEBHOOK_ATTEMPT_TIMEOUT.as_secs()
+        < LEASE.as_secs(),
+    "a queued delivery could outlive its lease"
+);
 /// Deliveries a worker holds at once, in flight or queued.
 const MAX_HELD: usize = 2 * MAX_IN_FLIGHT;
 /// A partner is claimed for only when it has room for this many more, so
 /// one partner's steady stream is claimed in batches rather than a claim
 /// (a write transaction) per finished send.
-const CLAIM_AT_LEAST: usize = 8;
+const CLAIM_AT_LEAST: usize = 16;
 /// Outcomes recorded in one transaction at most.
 const RECORD_BATCH: usize = 256;
 
@@ -373,8 +381,8 @@ async fn close(
 
 /// Webhook deliveries as [`LeasedWork`], as a pipeline: the worker claims
 /// as many due deliveries as it has room for (in partner turns; a partner
-/// holds at most 32, 16 sending and 16 queued, and is skipped until it has
-/// room for 8 more), starts each on its own task, which waits for one of
+/// holds at most 64, 16 sending and 48 queued, and is skipped until it has
+/// room for 16 more), starts each on its own task, which waits for one of
 /// the partner's 16 slots and one of the core's 64, and claims again; each
 /// outcome goes to the recorder as its send finishes. A slow endpoint holds
 /// its own partner's slots and nothing else.
