@@ -14,6 +14,16 @@ use serde_json::json;
 
 use crate::helpers::TestApp;
 
+/// Stops the flood when dropped, so a failing assertion in the test body
+/// ends the flood instead of leaving it running while the runtime shuts down.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_partner_flooding_oversized_requests_costs_another_partner_nothing() {
     let app = Arc::new(TestApp::spawn().await);
@@ -34,29 +44,37 @@ async fn a_partner_flooding_oversized_requests_costs_another_partner_nothing() {
     }
 
     let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
     let refused = Arc::new(AtomicUsize::new(0));
     let mut floods = Vec::new();
     for kind in 0..8 {
         let (app, flooder, stop, refused) = (app.clone(), flooder.clone(), stop.clone(), refused.clone());
         floods.push(tokio::spawn(async move {
             let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
-            let huge_key = format!("Bearer sk_{}", "k".repeat(200_000));
-            let huge_query = "t".repeat(1_000_000);
+            // The oversized parts are built and checked once: parsing a
+            // 1 MB URL or validating a 200 KB header for every request cost
+            // the flood's own client more CPU than the server spent refusing
+            // them, which on a loaded machine starved every other test.
+            let huge_key =
+                reqwest::header::HeaderValue::from_str(&format!("Bearer sk_{}", "k".repeat(200_000))).unwrap();
+            let users_url = reqwest::Url::parse(&app.url("/users")).unwrap();
+            let huge_query_url =
+                reqwest::Url::parse(&app.url(&format!("/events?type={}", "t".repeat(1_000_000)))).unwrap();
             let over_limit_body = "x".repeat(3 * 1024 * 1024);
             // Under the 2 MiB body limit, so it reaches the core, which
             // refuses the over-long field by name.
             let long_field = json!({"external_user_id": "f", "first_name": "n".repeat(1_500_000)}).to_string();
             while !stop.load(Ordering::Relaxed) {
                 let request = match kind % 4 {
-                    0 => client.get(app.url("/users")).header("Authorization", &huge_key),
-                    1 => client.get(app.url(&format!("/events?type={huge_query}"))).bearer_auth(&flooder),
+                    0 => client.get(users_url.clone()).header("Authorization", huge_key.clone()),
+                    1 => client.get(huge_query_url.clone()).bearer_auth(&flooder),
                     2 => client
-                        .post(app.url("/users"))
+                        .post(users_url.clone())
                         .bearer_auth(&flooder)
                         .header("content-type", "application/json")
                         .body(over_limit_body.clone()),
                     _ => client
-                        .post(app.url("/users"))
+                        .post(users_url.clone())
                         .bearer_auth(&flooder)
                         .header("content-type", "application/json")
                         .body(long_field.clone()),
@@ -75,6 +93,9 @@ async fn a_partner_flooding_oversized_requests_costs_another_partner_nothing() {
                     Err(_) => {}
                 }
                 refused.fetch_add(1, Ordering::Relaxed);
+                // A request refused before any I/O (the server gone) completes
+                // without yielding; yield, so the runtime can always stop.
+                tokio::task::yield_now().await;
             }
         }));
     }
