@@ -21,6 +21,11 @@ docs/openapi.json.
   created connection and put into a `connect_account` session, say) is
   filtered before the link fills it in, so its refusal is dropped only when
   the completed body breaks the same rule.
+- A receipt upload is read by its bytes (docs/receipts.md): a file that is
+  not a PDF, PNG, JPEG, WebP or plain text is refused (`400` naming
+  `file`). Random bytes reach that check only when the stateful phase has
+  made a real expense to attach them to; that refusal, and only it, is
+  dropped.
 - A partner has at most 16 webhook endpoints: once the run has made 16, a
   valid registration is refused (`400`, naming the limit); that refusal, and
   only it, is dropped.
@@ -146,6 +151,9 @@ def filter_failure(ctx, failure, case, response):
     if kind == "RejectedPositiveData" and path == "/hosted-sessions" and response.status_code == 400:
         # Links fill fields in after `filter_body` has seen the body.
         return not (isinstance(case.body, dict) and not _hosted_session_ok(case.body))
+    if kind == "RejectedPositiveData" and path.endswith("/receipts") and response.status_code == 400:
+        error = body.get("error") or {}
+        return not (error.get("param") == "file" and "is not a PDF, PNG, JPEG, WebP or plain-text file" in str(error.get("message")))
     if kind == "RejectedPositiveData" and path == "/webhook-endpoints" and response.status_code == 400:
         # A partner has at most 16 endpoints: a valid URL is refused once
         # the run has made that many (docs/webhooks.md).
