@@ -49,15 +49,16 @@ tck="$(getconf CLK_TCK)"
 user_a="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/a/user.json")"
 user_b="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/b/user.json")"
 
-rps() { # url key
-  wrk -t2 -c16 -d"${seconds}s" -H "Authorization: Bearer $2" "$1" | awk '/Requests\/sec/ {print $2}'
+load() { # url key: wrk's report of one measurement
+  wrk -t2 -c16 -d"${seconds}s" -H "Authorization: Bearer $2" "$1"
 }
+rps() { load "$1" "$2" | awk '/Requests\/sec/ {print $2}'; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # Requests per second, then CPU microseconds per request, of one build.
 measure() { # who url key
   local before after out
   before="$(ticks "${pid[$1]}")"
-  out="$(wrk -t2 -c16 -d"${seconds}s" -H "Authorization: Bearer $3" "$2")"
+  out="$(load "$2" "$3")"
   after="$(ticks "${pid[$1]}")"
   awk -v t="$((after - before))" -v hz="$tck" '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 }
     END { printf "%s %.1f\n", r, t * 1e6 / hz / n }' <<<"$out"
