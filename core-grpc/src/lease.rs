@@ -113,6 +113,29 @@ pub fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimL
     }
 }
 
+/// The claim's whole statement: the rows [`fair_selection`] picks, marked
+/// as held and returned; `skip` as there. Public so a test can read its plan.
+///
+/// On PostgreSQL the picked ids are gathered into an array first and the
+/// rows found by probes of the primary key (`id = ANY(ARRAY(…))`). Written
+/// as `id IN (…)`, the planner expected about a hundred ids whatever the
+/// limit, and with a few thousand rows in the table it chose to read all of
+/// them and hash-join the few ids against them: a sequential scan of every
+/// delivery on every claim, 0.5 ms of a 1.6 ms claim at 5,000 deliveries,
+/// and growing with the table (docs/benchmarks.md). An array is an
+/// initplan, computed once, and the primary-key probes are the only plan
+/// for it. SQLite looks each id up by its index by itself.
+pub fn claim_sql(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimLimit<'_>, skip: &str) -> String {
+    let (table, set) = (spec.table, spec.set);
+    let selection = fair_selection(backend, spec, limit, skip);
+    if backend == DatabaseBackend::Postgres {
+        format!("UPDATE {table} SET {set} WHERE id = ANY(ARRAY({selection})) RETURNING *")
+    } else {
+        // SQLite takes numbered parameters as ?1, ?2…; PostgreSQL as $1, $2….
+        format!("UPDATE {table} SET {set} WHERE id IN ({selection}) RETURNING *").replace('$', "?")
+    }
+}
+
 /// Claims runnable rows of `spec.table` for `lease`, within `limit`, in
 /// partner turns.
 pub async fn claim<E>(
@@ -140,16 +163,16 @@ where
         skip = format!(" AND partner_id NOT IN ({})", placeholders.join(", "));
         values.extend(limit.skip_partners.iter().map(|p| sea_orm::Value::from(p.clone())));
     }
-    let sql = format!(
-        "UPDATE {table} SET {set} WHERE id IN ({selection}) RETURNING *",
-        table = spec.table,
-        set = spec.set,
-        selection = fair_selection(backend, spec, &limit, &skip),
-    );
-    // SQLite takes numbered parameters as ?1, ?2…; PostgreSQL as $1, $2….
-    let sql = if backend == DatabaseBackend::Postgres { sql } else { sql.replace('$', "?") };
+    let sql = claim_sql(backend, spec, &limit, &skip);
+    let statement = Statement::from_sql_and_values(backend, sql, values);
+    if backend == DatabaseBackend::Postgres {
+        // One statement is its own transaction on PostgreSQL: wrapping it
+        // in BEGIN and COMMIT added two round trips to every claim.
+        return Ok(E::find().from_raw_sql(statement).all(db).await?);
+    }
+    // SQLite: the process's turn at the file and the write lock up front.
     let txn = begin_write(db).await?;
-    let claimed = E::find().from_raw_sql(Statement::from_sql_and_values(backend, sql, values)).all(&*txn).await?;
+    let claimed = E::find().from_raw_sql(statement).all(&*txn).await?;
     txn.commit().await?;
     Ok(claimed)
 }

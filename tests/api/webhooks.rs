@@ -537,7 +537,7 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
 
 #[tokio::test]
 async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
-    use core_grpc::lease::{ClaimLimit, fair_selection};
+    use core_grpc::lease::{ClaimLimit, claim_sql};
     use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, TransactionTrait};
 
     let app = TestApp::spawn().await;
@@ -557,16 +557,19 @@ async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
         )
         .await
         .unwrap();
-    let selection = fair_selection(
+    // The whole claim, the update of the chosen rows included, run and
+    // rolled back.
+    let claim = claim_sql(
         DatabaseBackend::Postgres,
         &core_grpc::webhooks::delivery::DELIVERY_CLAIM,
         &ClaimLimit { max: 64, per_partner: 16, skip_partners: &[] },
         "",
     )
+    .replace("$1", "2000000")
     .replace("$2", "1000000");
     let txn = app.db.begin().await.unwrap();
     let plan: Vec<String> = txn
-        .query_all_raw(Statement::from_string(DatabaseBackend::Postgres, format!("EXPLAIN ANALYZE {selection}")))
+        .query_all_raw(Statement::from_string(DatabaseBackend::Postgres, format!("EXPLAIN ANALYZE {claim}")))
         .await
         .unwrap()
         .iter()
