@@ -15,7 +15,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, Que
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::{UrlCheck, check_url, signature};
-use crate::db::begin_write;
+use crate::db::{begin_write, find_by_ids};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 use crate::lease::{self, ClaimLimit, ClaimSpec};
@@ -403,22 +403,18 @@ impl Deliveries {
     /// starts a send for each.
     async fn start_sends(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) -> Result<(), CoreError> {
         let db = &core.db;
-        let event_ids: Vec<String> = claimed.iter().map(|d| d.event_id.clone()).collect();
-        let endpoint_ids: Vec<String> = claimed.iter().map(|d| d.endpoint_id.clone()).collect();
-        let events: HashMap<String, event::Model> = event::Entity::find()
-            .filter(event::Column::Id.is_in(event_ids))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|e| (e.id.clone(), e))
-            .collect();
-        let endpoints: HashMap<String, webhook_endpoint::Model> = webhook_endpoint::Entity::find()
-            .filter(webhook_endpoint::Column::Id.is_in(endpoint_ids))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|e| (e.id.clone(), e))
-            .collect();
+        let event_ids: Vec<&str> = claimed.iter().map(|d| d.event_id.as_str()).collect();
+        let mut endpoint_ids: Vec<&str> = claimed.iter().map(|d| d.endpoint_id.as_str()).collect();
+        endpoint_ids.sort_unstable();
+        endpoint_ids.dedup();
+        let events: HashMap<String, event::Model> =
+            find_by_ids::<event::Entity>(db, &event_ids).await?.into_iter().map(|e| (e.id.clone(), e)).collect();
+        let endpoints: HashMap<String, webhook_endpoint::Model> =
+            find_by_ids::<webhook_endpoint::Entity>(db, &endpoint_ids)
+                .await?
+                .into_iter()
+                .map(|e| (e.id.clone(), e))
+                .collect();
         for delivery in claimed {
             let (Some(event), Some(endpoint)) = (events.get(&delivery.event_id), endpoints.get(&delivery.endpoint_id))
             else {
