@@ -71,12 +71,11 @@ impl ClaimLimit<'_> {
     }
 }
 
-/// The `SELECT` of the ids to claim, in partner turns (see the module docs);
-/// `skip` is the bound `AND partner_id NOT IN (…)` or empty. Public so a
-/// test can read its plan.
-pub fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimLimit<'_>, skip: &str) -> String {
+/// The `SELECT` of the ids to claim, in partner turns (see the module
+/// docs): `max` and `per_partner` are the placeholders of the two limits,
+/// `skip` the bound `AND partner_id NOT IN (…)` or empty.
+fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, max: &str, per_partner: &str, skip: &str) -> String {
     let ClaimSpec { table, runnable, order, pending, .. } = spec;
-    let (max, per_partner) = (limit.max, limit.per_partner.min(limit.max));
     if backend == DatabaseBackend::Postgres {
         let partners = match pending {
             // A recursive loose index scan: the first partner with pending
@@ -113,8 +112,14 @@ pub fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimL
     }
 }
 
-/// The claim's whole statement: the rows [`fair_selection`] picks, marked
-/// as held and returned; `skip` as there. Public so a test can read its plan.
+/// The claim's whole statement, its values bound: the rows
+/// [`fair_selection`] picks, marked as held until `lease` from now and
+/// returned. Public so a test can read its plan.
+///
+/// Everything that varies is bound, the limits included, so the text is the
+/// same from claim to claim (unless partners are skipped) and each pooled
+/// connection prepares it once: with the limits spliced in, nearly every
+/// claim was a new statement to parse, describe and plan (docs/benchmarks.md).
 ///
 /// On PostgreSQL the picked ids are gathered into an array first and the
 /// rows found by probes of the primary key (`id = ANY(ARRAY(…))`). Written
@@ -122,18 +127,43 @@ pub fn fair_selection(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimL
 /// limit, and with a few thousand rows in the table it chose to read all of
 /// them and hash-join the few ids against them: a sequential scan of every
 /// delivery on every claim, 0.5 ms of a 1.6 ms claim at 5,000 deliveries,
-/// and growing with the table (docs/benchmarks.md). An array is an
-/// initplan, computed once, and the primary-key probes are the only plan
-/// for it. SQLite looks each id up by its index by itself.
-pub fn claim_sql(backend: DatabaseBackend, spec: &ClaimSpec, limit: &ClaimLimit<'_>, skip: &str) -> String {
+/// and growing with the table. An array is an initplan, computed once, and
+/// the primary-key probes are the only plan for it. SQLite looks each id up
+/// by its index by itself.
+pub fn claim_statement(
+    backend: DatabaseBackend,
+    spec: &ClaimSpec,
+    lease: Duration,
+    limit: &ClaimLimit<'_>,
+) -> Statement {
+    let now = time::now();
+    let now_ms = now.timestamp_millis();
+    let mut values: Vec<sea_orm::Value> = vec![(now_ms + lease.as_millis() as i64).into(), now_ms.into()];
+    if spec.set.contains("$3") || spec.runnable.contains("$3") {
+        values.push(now.into());
+    }
+    let mut bind = |value: sea_orm::Value| {
+        values.push(value);
+        format!("${}", values.len())
+    };
+    let max = bind((limit.max as i64).into());
+    let per_partner = bind((limit.per_partner.min(limit.max) as i64).into());
+    // Partners to skip are bound, never spliced into the SQL.
+    let skip = if limit.skip_partners.is_empty() {
+        String::new()
+    } else {
+        let placeholders: Vec<String> = limit.skip_partners.iter().map(|p| bind(p.clone().into())).collect();
+        format!(" AND partner_id NOT IN ({})", placeholders.join(", "))
+    };
     let (table, set) = (spec.table, spec.set);
-    let selection = fair_selection(backend, spec, limit, skip);
-    if backend == DatabaseBackend::Postgres {
+    let selection = fair_selection(backend, spec, &max, &per_partner, &skip);
+    let sql = if backend == DatabaseBackend::Postgres {
         format!("UPDATE {table} SET {set} WHERE id = ANY(ARRAY({selection})) RETURNING *")
     } else {
         // SQLite takes numbered parameters as ?1, ?2…; PostgreSQL as $1, $2….
         format!("UPDATE {table} SET {set} WHERE id IN ({selection}) RETURNING *").replace('$', "?")
-    }
+    };
+    Statement::from_sql_and_values(backend, sql, values)
 }
 
 /// Claims runnable rows of `spec.table` for `lease`, within `limit`, in
@@ -149,22 +179,7 @@ where
     E::Model: FromQueryResult + Send + Sync,
 {
     let backend = db.get_database_backend();
-    let now = time::now();
-    let now_ms = now.timestamp_millis();
-    let mut values: Vec<sea_orm::Value> = vec![(now_ms + lease.as_millis() as i64).into(), now_ms.into()];
-    if spec.set.contains("$3") || spec.runnable.contains("$3") {
-        values.push(now.into());
-    }
-    // Partners to skip are bound, never spliced into the SQL.
-    let mut skip = String::new();
-    if !limit.skip_partners.is_empty() {
-        let first = values.len() + 1;
-        let placeholders: Vec<String> = (first..first + limit.skip_partners.len()).map(|n| format!("${n}")).collect();
-        skip = format!(" AND partner_id NOT IN ({})", placeholders.join(", "));
-        values.extend(limit.skip_partners.iter().map(|p| sea_orm::Value::from(p.clone())));
-    }
-    let sql = claim_sql(backend, spec, &limit, &skip);
-    let statement = Statement::from_sql_and_values(backend, sql, values);
+    let statement = claim_statement(backend, spec, lease, &limit);
     if backend == DatabaseBackend::Postgres {
         // One statement is its own transaction on PostgreSQL: wrapping it
         // in BEGIN and COMMIT added two round trips to every claim.

@@ -537,7 +537,7 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
 
 #[tokio::test]
 async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
-    use core_grpc::lease::{ClaimLimit, claim_sql};
+    use core_grpc::lease::{ClaimLimit, claim_statement};
     use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, TransactionTrait};
 
     let app = TestApp::spawn().await;
@@ -559,17 +559,16 @@ async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
         .unwrap();
     // The whole claim, the update of the chosen rows included, run and
     // rolled back.
-    let claim = claim_sql(
+    let claim = claim_statement(
         DatabaseBackend::Postgres,
         &core_grpc::webhooks::delivery::DELIVERY_CLAIM,
+        std::time::Duration::from_secs(60),
         &ClaimLimit { max: 64, per_partner: 16, skip_partners: &[] },
-        "",
-    )
-    .replace("$1", "2000000")
-    .replace("$2", "1000000");
+    );
+    let explain = Statement { sql: format!("EXPLAIN ANALYZE {}", claim.sql), ..claim };
     let txn = app.db.begin().await.unwrap();
     let plan: Vec<String> = txn
-        .query_all_raw(Statement::from_string(DatabaseBackend::Postgres, format!("EXPLAIN ANALYZE {claim}")))
+        .query_all_raw(explain)
         .await
         .unwrap()
         .iter()
