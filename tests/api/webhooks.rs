@@ -537,8 +537,9 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
 
 #[tokio::test]
 async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
-    use core_grpc::lease::{ClaimLimit, claim_statement};
-    use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, TransactionTrait};
+    use core_grpc::lease::ClaimLimit;
+    use core_grpc::webhooks::delivery::claim_statement;
+    use sea_orm::{ConnectionTrait, Statement, TransactionTrait};
 
     let app = TestApp::spawn().await;
     if !app.test_db.is_postgres() {
@@ -557,14 +558,9 @@ async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
         )
         .await
         .unwrap();
-    // The whole claim, the update of the chosen rows included, run and
-    // rolled back.
-    let claim = claim_statement(
-        DatabaseBackend::Postgres,
-        &core_grpc::webhooks::delivery::DELIVERY_CLAIM,
-        std::time::Duration::from_secs(60),
-        &ClaimLimit { max: 64, per_partner: 16, skip_partners: &[] },
-    );
+    // The whole claim, the update of the chosen rows and the probes for
+    // their events and endpoints included, run and rolled back.
+    let claim = claim_statement(&ClaimLimit { max: 64, per_partner: 16, skip_partners: &[] });
     let explain = Statement { sql: format!("EXPLAIN ANALYZE {}", claim.sql), ..claim };
     let txn = app.db.begin().await.unwrap();
     let plan: Vec<String> = txn

@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
 use rand::Rng;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityName, EntityTrait, FromQueryResult,
+    IdenStatic, Iterable, QueryFilter, QueryResult, Set, Statement,
+};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::{UrlCheck, check_url, signature};
@@ -36,6 +39,95 @@ pub const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
     order: "next_attempt_at_ms, id",
     pending: Some("status = 'pending'"),
 };
+
+/// A claimed delivery with what its attempt needs: the event it carries
+/// and the endpoint it goes to (`None` if either is gone).
+pub struct ClaimedDelivery {
+    delivery: webhook_delivery::Model,
+    event: Option<event::Model>,
+    endpoint: Option<webhook_endpoint::Model>,
+}
+
+/// Prefixes of the event's and the endpoint's columns in the rows of
+/// [`claim_statement`]. The delivery's own columns come unprefixed and
+/// include `event_id`, so the prefixes are ones no column name starts with.
+const EVENT_PREFIX: &str = "ev__";
+const ENDPOINT_PREFIX: &str = "ep__";
+
+/// The delivery claim on PostgreSQL, as one statement: the deliveries
+/// [`DELIVERY_CLAIM`] takes (`lease::claim_statement`), each with its event
+/// and its endpoint, found by one primary-key probe each (`LATERAL … LIMIT
+/// 1`, the plan `db::find_by_ids` uses). Claiming and then loading the events
+/// and the endpoints was three round trips per batch, and on a busy machine a
+/// round trip's wall time, not the statements' work, bounded delivery
+/// (docs/benchmarks.md). SQLite cannot put `UPDATE … RETURNING` in a `WITH`;
+/// there the claim and the loads stay separate statements. Public so a test
+/// can read its plan.
+pub fn claim_statement(limit: &ClaimLimit<'_>) -> Statement {
+    let claim = lease::claim_statement(DatabaseBackend::Postgres, &DELIVERY_CLAIM, LEASE, limit);
+    let event_columns = prefixed_columns::<event::Entity>("ev", EVENT_PREFIX);
+    let endpoint_columns = prefixed_columns::<webhook_endpoint::Entity>("ep", ENDPOINT_PREFIX);
+    let (events, endpoints) = (event::Entity.table_name(), webhook_endpoint::Entity.table_name());
+    let sql = format!(
+        "WITH claimed AS ({}) SELECT claimed.*, {event_columns}, {endpoint_columns} FROM claimed \
+         LEFT JOIN LATERAL (SELECT * FROM {events} WHERE {events}.id = claimed.event_id LIMIT 1) AS ev ON true \
+         LEFT JOIN LATERAL (SELECT * FROM {endpoints} WHERE {endpoints}.id = claimed.endpoint_id LIMIT 1) AS ep \
+         ON true",
+        claim.sql
+    );
+    Statement { sql, ..claim }
+}
+
+/// `alias."column" AS "{prefix}column", …` for every column of `E`.
+fn prefixed_columns<E: EntityTrait>(alias: &str, prefix: &str) -> String {
+    E::Column::iter().map(|c| format!("{alias}.\"{0}\" AS \"{prefix}{0}\"", c.as_str())).collect::<Vec<_>>().join(", ")
+}
+
+impl ClaimedDelivery {
+    /// One row of [`claim_statement`].
+    fn from_claim_row(row: &QueryResult) -> Result<ClaimedDelivery, CoreError> {
+        fn joined<M: FromQueryResult>(row: &QueryResult, prefix: &str) -> Result<Option<M>, CoreError> {
+            // A row that the left join found nothing for has a null id.
+            Ok(match row.try_get::<Option<String>>(prefix, "id")? {
+                Some(_) => Some(M::from_query_result(row, prefix)?),
+                None => None,
+            })
+        }
+        Ok(ClaimedDelivery {
+            delivery: webhook_delivery::Model::from_query_result(row, "")?,
+            event: joined(row, EVENT_PREFIX)?,
+            endpoint: joined(row, ENDPOINT_PREFIX)?,
+        })
+    }
+
+    /// Claimed deliveries with their events and endpoints, loaded by two
+    /// lookups at once (SQLite's way; PostgreSQL claims them together).
+    async fn load(
+        db: &DatabaseConnection,
+        claimed: Vec<webhook_delivery::Model>,
+    ) -> Result<Vec<ClaimedDelivery>, CoreError> {
+        let event_ids: Vec<&str> = claimed.iter().map(|d| d.event_id.as_str()).collect();
+        let mut endpoint_ids: Vec<&str> = claimed.iter().map(|d| d.endpoint_id.as_str()).collect();
+        endpoint_ids.sort_unstable();
+        endpoint_ids.dedup();
+        let (events, endpoints) = tokio::try_join!(
+            find_by_ids::<event::Entity>(db, &event_ids),
+            find_by_ids::<webhook_endpoint::Entity>(db, &endpoint_ids),
+        )?;
+        let events: HashMap<String, event::Model> = events.into_iter().map(|e| (e.id.clone(), e)).collect();
+        let endpoints: HashMap<String, webhook_endpoint::Model> =
+            endpoints.into_iter().map(|e| (e.id.clone(), e)).collect();
+        Ok(claimed
+            .into_iter()
+            .map(|delivery| ClaimedDelivery {
+                // One event may go to several endpoints in one claim.
+                event: events.get(&delivery.event_id).cloned(),
+                endpoint: endpoints.get(&delivery.endpoint_id).cloned(),
+                delivery,
+            })
+            .collect())
+    }
+}
 
 /// The wait before attempt `attempt + 1`, after `attempt` failed ones:
 /// `base · 2^(attempt-1)`, capped at an hour, with equal jitter (between half
@@ -399,25 +491,11 @@ impl Deliveries {
         Deliveries { in_flight: Arc::new(InFlight::new()), recorder }
     }
 
-    /// Loads the claimed deliveries' events and endpoints (two queries) and
-    /// starts a send for each.
-    async fn start_sends(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) -> Result<(), CoreError> {
+    /// Starts a send for each claimed delivery.
+    async fn start_sends(&self, core: &Core, claimed: Vec<ClaimedDelivery>) -> Result<(), CoreError> {
         let db = &core.db;
-        let event_ids: Vec<&str> = claimed.iter().map(|d| d.event_id.as_str()).collect();
-        let mut endpoint_ids: Vec<&str> = claimed.iter().map(|d| d.endpoint_id.as_str()).collect();
-        endpoint_ids.sort_unstable();
-        endpoint_ids.dedup();
-        let events: HashMap<String, event::Model> =
-            find_by_ids::<event::Entity>(db, &event_ids).await?.into_iter().map(|e| (e.id.clone(), e)).collect();
-        let endpoints: HashMap<String, webhook_endpoint::Model> =
-            find_by_ids::<webhook_endpoint::Entity>(db, &endpoint_ids)
-                .await?
-                .into_iter()
-                .map(|e| (e.id.clone(), e))
-                .collect();
-        for delivery in claimed {
-            let (Some(event), Some(endpoint)) = (events.get(&delivery.event_id), endpoints.get(&delivery.endpoint_id))
-            else {
+        for ClaimedDelivery { delivery, event, endpoint } in claimed {
+            let (Some(event), Some(endpoint)) = (event, endpoint) else {
                 tracing::error!(delivery = %delivery.id, "delivery lost its event or endpoint");
                 continue;
             };
@@ -433,8 +511,7 @@ impl Deliveries {
             };
             let partner_slots = self.in_flight.hold(&delivery.partner_id);
             let slot = Slot { in_flight: self.in_flight.clone(), partner: delivery.partner_id.clone(), _held: held };
-            let (core, event, endpoint, recorder, core_slots) =
-                (core.clone(), event.clone(), endpoint.clone(), self.recorder.clone(), self.in_flight.sending.clone());
+            let (core, recorder, core_slots) = (core.clone(), self.recorder.clone(), self.in_flight.sending.clone());
             tokio::spawn(async move {
                 // Queued behind the partner's own sends first, then the
                 // core's: a partner's queue never takes the core's slots.
@@ -458,21 +535,26 @@ impl Deliveries {
 }
 
 impl LeasedWork for Deliveries {
-    type Item = webhook_delivery::Model;
+    type Item = ClaimedDelivery;
     const NAME: &'static str = "webhook deliveries";
     const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
-    async fn claim(&self, core: &Core) -> Result<Vec<webhook_delivery::Model>, CoreError> {
+    async fn claim(&self, core: &Core) -> Result<Vec<ClaimedDelivery>, CoreError> {
         // Wait for room: a worker holding all it may means every send is at
         // most an attempt timeout from finishing.
         drop(self.in_flight.held.acquire().await.map_err(|err| CoreError::Internal(err.to_string()))?);
         let free = self.in_flight.held.available_permits() as u64;
         let (skip, per_partner) = self.in_flight.claim_room();
         let limit = ClaimLimit { max: free, per_partner, skip_partners: &skip };
-        lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, limit).await
+        if core.db.get_database_backend() == DatabaseBackend::Postgres {
+            let rows = core.db.query_all_raw(claim_statement(&limit)).await?;
+            return rows.iter().map(ClaimedDelivery::from_claim_row).collect();
+        }
+        let claimed = lease::claim::<webhook_delivery::Entity>(&core.db, &DELIVERY_CLAIM, LEASE, limit).await?;
+        ClaimedDelivery::load(&core.db, claimed).await
     }
 
-    async fn process(&self, core: &Core, claimed: Vec<webhook_delivery::Model>) {
+    async fn process(&self, core: &Core, claimed: Vec<ClaimedDelivery>) {
         if let Err(err) = self.start_sends(core, claimed).await {
             tracing::error!(error = %err, "starting webhook sends failed; their leases will expire");
         }
