@@ -226,39 +226,6 @@ where
     Ok((rows.into_iter().map(|counted| counted.row).collect(), total))
 }
 
-/// The rows of `E` whose `id` is one of `ids` (in no particular order).
-///
-/// On PostgreSQL, one probe of the primary key per id, whatever the table's
-/// statistics say: a `LATERAL` subquery with a `LIMIT` is never flattened
-/// into a join. A plain `id IN (…)` of a few dozen ids was planned as a
-/// sequential scan of the whole table while it held a few thousand rows
-/// (0.6 ms against 0.04 ms for the probes, on every webhook claim's load of
-/// its events; docs/benchmarks.md). SQLite probes its index for `IN` by
-/// itself.
-pub async fn find_by_ids<E>(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Vec<E::Model>, DbErr>
-where
-    E: EntityTrait,
-    E::Model: FromQueryResult + Send + Sync,
-{
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let backend = db.get_database_backend();
-    let table = E::default().table_name().to_string();
-    let values = ids.iter().map(|id| sea_orm::Value::from(*id));
-    let sql = if backend == DatabaseBackend::Postgres {
-        let wanted: Vec<String> = (1..=ids.len()).map(|n| format!("(${n})")).collect();
-        format!(
-            "SELECT found.* FROM (VALUES {}) AS wanted(id) CROSS JOIN LATERAL \
-             (SELECT * FROM {table} WHERE {table}.id = wanted.id LIMIT 1) AS found",
-            wanted.join(", ")
-        )
-    } else {
-        format!("SELECT * FROM {table} WHERE id IN ({})", vec!["?"; ids.len()].join(", "))
-    };
-    E::find().from_raw_sql(sea_orm::Statement::from_sql_and_values(backend, sql, values)).all(db).await
-}
-
 #[cfg(test)]
 mod tests {
     use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};

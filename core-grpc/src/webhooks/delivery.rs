@@ -5,7 +5,7 @@
 //! backoff and jitter until the configured maximum age.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use entities::{event, webhook_attempt, webhook_delivery, webhook_endpoint};
@@ -18,7 +18,7 @@ use sea_orm::{
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::{UrlCheck, check_url, signature};
-use crate::db::{begin_write, find_by_ids};
+use crate::db::begin_write;
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
 use crate::lease::{self, ClaimLimit, ClaimSpec};
@@ -56,8 +56,9 @@ const ENDPOINT_PREFIX: &str = "ep__";
 
 /// The delivery claim on PostgreSQL, as one statement: the deliveries
 /// [`DELIVERY_CLAIM`] takes (`lease::claim_statement`), each with its event
-/// and its endpoint, found by one primary-key probe each (`LATERAL … LIMIT
-/// 1`, the plan `db::find_by_ids` uses). Claiming and then loading the events
+/// and its endpoint, found by one primary-key probe each (a `LATERAL`
+/// subquery with a `LIMIT` is never flattened into a join, so no table
+/// statistics can turn it into a scan). Claiming and then loading the events
 /// and the endpoints was three round trips per batch, and on a busy machine a
 /// round trip's wall time, not the statements' work, bounded delivery
 /// (docs/benchmarks.md). SQLite cannot put `UPDATE … RETURNING` in a `WITH`;
@@ -65,18 +66,23 @@ const ENDPOINT_PREFIX: &str = "ep__";
 /// can read its plan.
 pub fn claim_statement(limit: &ClaimLimit<'_>) -> Statement {
     let claim = lease::claim_statement(DatabaseBackend::Postgres, &DELIVERY_CLAIM, LEASE, limit);
+    let sql = format!("WITH claimed AS ({}) {}", claim.sql, *WITH_EVENT_AND_ENDPOINT);
+    Statement { sql, ..claim }
+}
+
+/// The part of [`claim_statement`] after the claim, the same for every
+/// claim: the select list and the two probes.
+static WITH_EVENT_AND_ENDPOINT: LazyLock<String> = LazyLock::new(|| {
     let event_columns = prefixed_columns::<event::Entity>("ev", EVENT_PREFIX);
     let endpoint_columns = prefixed_columns::<webhook_endpoint::Entity>("ep", ENDPOINT_PREFIX);
     let (events, endpoints) = (event::Entity.table_name(), webhook_endpoint::Entity.table_name());
-    let sql = format!(
-        "WITH claimed AS ({}) SELECT claimed.*, {event_columns}, {endpoint_columns} FROM claimed \
+    format!(
+        "SELECT claimed.*, {event_columns}, {endpoint_columns} FROM claimed \
          LEFT JOIN LATERAL (SELECT * FROM {events} WHERE {events}.id = claimed.event_id LIMIT 1) AS ev ON true \
          LEFT JOIN LATERAL (SELECT * FROM {endpoints} WHERE {endpoints}.id = claimed.endpoint_id LIMIT 1) AS ep \
-         ON true",
-        claim.sql
-    );
-    Statement { sql, ..claim }
-}
+         ON true"
+    )
+});
 
 /// `alias."column" AS "{prefix}column", …` for every column of `E`.
 fn prefixed_columns<E: EntityTrait>(alias: &str, prefix: &str) -> String {
@@ -101,7 +107,8 @@ impl ClaimedDelivery {
     }
 
     /// Claimed deliveries with their events and endpoints, loaded by two
-    /// lookups at once (SQLite's way; PostgreSQL claims them together).
+    /// lookups at once: SQLite's way (PostgreSQL claims them together, and
+    /// SQLite answers `id IN (…)` from the primary key).
     async fn load(
         db: &DatabaseConnection,
         claimed: Vec<webhook_delivery::Model>,
@@ -111,8 +118,8 @@ impl ClaimedDelivery {
         endpoint_ids.sort_unstable();
         endpoint_ids.dedup();
         let (events, endpoints) = tokio::try_join!(
-            find_by_ids::<event::Entity>(db, &event_ids),
-            find_by_ids::<webhook_endpoint::Entity>(db, &endpoint_ids),
+            event::Entity::find().filter(event::Column::Id.is_in(event_ids)).all(db),
+            webhook_endpoint::Entity::find().filter(webhook_endpoint::Column::Id.is_in(endpoint_ids)).all(db),
         )?;
         let events: HashMap<String, event::Model> = events.into_iter().map(|e| (e.id.clone(), e)).collect();
         let endpoints: HashMap<String, webhook_endpoint::Model> =
