@@ -259,6 +259,87 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Registers `sail_thread()` on one connection: the name of the thread
+    /// that evaluates it, which shows where a statement ran.
+    async fn register_thread_name_function(conn: &mut sea_orm::sqlx::SqliteConnection) {
+        use libsqlite3_sys::{SQLITE_OK, SQLITE_UTF8, sqlite3_context, sqlite3_value};
+        unsafe extern "C" fn thread_name(ctx: *mut sqlite3_context, _argc: i32, _argv: *mut *mut sqlite3_value) {
+            let name = std::thread::current().name().unwrap_or("").to_string();
+            // SAFETY: `ctx` is the context SQLite passed in; TRANSIENT makes
+            // SQLite copy the text before `name` is dropped.
+            unsafe {
+                libsqlite3_sys::sqlite3_result_text(
+                    ctx,
+                    name.as_ptr().cast(),
+                    name.len() as i32,
+                    libsqlite3_sys::SQLITE_TRANSIENT(),
+                )
+            };
+        }
+        let mut handle = conn.lock_handle().await.unwrap();
+        // SAFETY: an open connection whose lock is held; a zero-argument
+        // function with no user data and no destructor.
+        let rc = unsafe {
+            libsqlite3_sys::sqlite3_create_function_v2(
+                handle.as_raw_handle().as_ptr(),
+                c"sail_thread".as_ptr(),
+                0,
+                SQLITE_UTF8,
+                std::ptr::null_mut(),
+                Some(thread_name),
+                None,
+                None,
+                None,
+            )
+        };
+        assert_eq!(rc, SQLITE_OK);
+    }
+
+    /// A read on an idle SQLite connection runs on the thread that asked for
+    /// it, not on the connection's worker thread (vendor/README.md: two
+    /// thread switches saved per query); a write still runs on the worker.
+    #[tokio::test]
+    async fn an_idle_sqlite_connection_reads_on_the_callers_thread_and_writes_on_its_worker() {
+        use sea_orm::sqlx;
+        let (db, dir) = scratch_sqlite().await;
+        let mut conn = db.get_sqlite_connection_pool().acquire().await.unwrap();
+        register_thread_name_function(&mut conn).await;
+        let here = std::thread::current().name().unwrap_or("").to_string();
+        let read: String = sqlx::query_scalar("SELECT sail_thread()").fetch_one(&mut *conn).await.unwrap();
+        assert_eq!(read, here, "the read ran on another thread");
+        sqlx::query("CREATE TABLE ran_on (thread TEXT)").execute(&mut *conn).await.unwrap();
+        sqlx::query("INSERT INTO ran_on SELECT sail_thread()").execute(&mut *conn).await.unwrap();
+        let written: String = sqlx::query_scalar("SELECT thread FROM ran_on").fetch_one(&mut *conn).await.unwrap();
+        assert!(written.starts_with("sqlx-sqlite-worker"), "the write ran on {written:?}");
+        drop(conn);
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A read never overtakes work already handed to the connection's worker:
+    /// after a transaction is dropped, its rollback is queued, not yet run,
+    /// and a read sent right after must see the rolled-back state. Repeated,
+    /// since a read that jumped the queue would only sometimes be first.
+    #[tokio::test]
+    async fn a_read_on_the_callers_thread_never_overtakes_a_queued_rollback() {
+        use sea_orm::sqlx::{self, Connection};
+        let (db, dir) = scratch_sqlite().await;
+        let mut conn = db.get_sqlite_connection_pool().acquire().await.unwrap();
+        sqlx::query("CREATE TABLE t (v INTEGER)").execute(&mut *conn).await.unwrap();
+        for _ in 0..300 {
+            {
+                let mut txn = conn.begin().await.unwrap();
+                sqlx::query("INSERT INTO t VALUES (1)").execute(&mut *txn).await.unwrap();
+                // Dropped without commit: sqlx queues a ROLLBACK.
+            }
+            let seen: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(&mut *conn).await.unwrap();
+            assert_eq!(seen, 0, "a read ran inside a transaction that was already dropped");
+        }
+        drop(conn);
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// The bundled SQLite is built without memory statistics
     /// (`.cargo/config.toml`): with them, every allocation of every
     /// connection's thread queues on one process-wide mutex.
