@@ -17,7 +17,8 @@
 //! `BENCH_SOAK_SECONDS` (300),
 //! `BENCH_DATABASES` (`sqlite,postgres`), `BENCH_POSTGRES_URL`
 //! (`postgres://postgres@127.0.0.1:5432`, a fresh database is made and
-//! dropped), `BENCH_WRITE=0` to print without writing the docs.
+//! dropped), `BENCH_WRITE=0` to print without writing the docs,
+//! `BENCH_SAIL_BIN` to measure another build of `sail` than this bench's.
 
 mod bare;
 mod charts;

@@ -99,7 +99,10 @@ impl SailServe {
     /// sandbox partner with a key of every data scope.
     pub fn start(database: &Database, dir: &Path, run: &str) -> anyhow::Result<Self> {
         std::fs::create_dir_all(dir)?;
-        let sail = env!("CARGO_BIN_EXE_sail");
+        // Another build of `sail` may be named, to measure two builds with
+        // the same fixtures and load (for example the soak before and after
+        // a change); by default the one this bench was built with.
+        let sail = std::env::var("BENCH_SAIL_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_sail").to_string());
         let (http, grpc) = (free_addr()?, free_addr()?);
         let mut env = vec![
             ("SAIL_DATABASE_URL", database.url(dir, run)),
@@ -108,11 +111,11 @@ impl SailServe {
             ("SAIL_RATE_LIMIT_RPS", "0".into()),
         ];
         if let Database::Postgres { .. } = database {
-            let key = Command::new(sail).args(["keys", "generate-encryption-key"]).output()?;
+            let key = Command::new(&sail).args(["keys", "generate-encryption-key"]).output()?;
             env.push(("SAIL_ENCRYPTION_KEY", String::from_utf8(key.stdout)?.trim().to_string()));
         }
         let log = dir.join("serve.log");
-        let child = Command::new(sail)
+        let child = Command::new(&sail)
             .arg("serve")
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(dir)
@@ -126,7 +129,7 @@ impl SailServe {
         let mut serve =
             Self { child, base: format!("http://{http}"), key: String::new(), log, client: reqwest::Client::new(), rt };
         serve.wait_healthy()?;
-        let boot = Command::new(sail)
+        let boot = Command::new(&sail)
             .args(["dev", "bootstrap", "--json"])
             .envs(env.iter().map(|(k, v)| (k, v)))
             .current_dir(dir)
