@@ -238,6 +238,12 @@ mod tests {
         (db, dir)
     }
 
+    /// Closes a `scratch_sqlite` database and removes its directory.
+    async fn remove_scratch(db: super::DatabaseConnection, dir: std::path::PathBuf) {
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[tokio::test]
     async fn every_sqlite_connection_plans_without_bound_values() {
         let (db, dir) = scratch_sqlite().await;
@@ -255,8 +261,7 @@ mod tests {
             assert_eq!((rc, enabled), (libsqlite3_sys::SQLITE_OK, 1));
         }
         drop((first, second));
-        db.close().await.unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        remove_scratch(db, dir).await;
     }
 
     /// Registers `sail_thread()` on one connection: the name of the thread
@@ -312,8 +317,7 @@ mod tests {
         let written: String = sqlx::query_scalar("SELECT thread FROM ran_on").fetch_one(&mut *conn).await.unwrap();
         assert!(written.starts_with("sqlx-sqlite-worker"), "the write ran on {written:?}");
         drop(conn);
-        db.close().await.unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        remove_scratch(db, dir).await;
     }
 
     /// A read never overtakes work already handed to the connection's worker:
@@ -336,8 +340,7 @@ mod tests {
             assert_eq!(seen, 0, "a read ran inside a transaction that was already dropped");
         }
         drop(conn);
-        db.close().await.unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        remove_scratch(db, dir).await;
     }
 
     /// The bundled SQLite is built without memory statistics
@@ -352,7 +355,6 @@ mod tests {
         // compiled out it is never written and reads as zero.
         let counted = unsafe { libsqlite3_sys::sqlite3_memory_used() };
         assert_eq!(counted, 0, "SQLite was built with memory statistics on");
-        db.close().await.unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        remove_scratch(db, dir).await;
     }
 }
