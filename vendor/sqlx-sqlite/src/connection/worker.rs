@@ -124,9 +124,9 @@ impl ConnectionWorker {
                     transaction_depth: AtomicUsize::new(0),
                     cached_statements_size: AtomicUsize::new(0),
                     pending: AtomicUsize::new(0),
-                    // note: must be fair because in `Command::UnlockDb` we unlock the mutex
-                    // and then immediately try to relock it; an unfair mutex would immediately
-                    // grant us the lock even if another task is waiting.
+                    // note: must be fair (patched: the worker now takes it per command, and
+                    // a caller waiting in `unlock_db` must not lose it to the worker's next
+                    // command over and over).
                     conn: Mutex::new(conn, true),
                 });
                 if establish_tx
@@ -574,12 +574,8 @@ fn run_execute(
 /// `execute_inline` runs (a `WITH` may end in a write; a `;` may start a
 /// second statement, so any `;` sends the query to the worker).
 fn is_single_select(sql: &str) -> bool {
-    let sql = sql.trim_start();
-    sql.len() >= 7
-        && sql.as_bytes()[..6].eq_ignore_ascii_case(b"SELECT")
-        && !sql.as_bytes()[6].is_ascii_alphanumeric()
-        && sql.as_bytes()[6] != b'_'
-        && !sql.contains(';')
+    let first_word = sql.split_whitespace().next().unwrap_or("");
+    first_word.eq_ignore_ascii_case("SELECT") && !sql.contains(';')
 }
 
 fn prepare(conn: &mut ConnectionState, query: SqlStr) -> Result<SqliteStatement, Error> {
