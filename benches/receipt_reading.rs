@@ -43,6 +43,9 @@ fn main() {
     println!("baseline: descriptor adjudication {baseline:.0}/s");
     println!("| kind | receipts | receipts/s | descriptor adjudications per receipt |");
     println!("|---|---|---|---|");
+    // Each PDF and image is read in a child process under limits, as the
+    // service reads it (docs/receipts.md#reading-in-isolation).
+    let reader = sail_test_support::receipt_reader();
     for kind in FileKind::ALL {
         let files: Vec<(Vec<u8>, &'static str, &sail_test_support::receipts::ReceiptCase)> = fixtures
             .iter()
@@ -65,7 +68,9 @@ fn main() {
         let mut unreadable = 0u64;
         for _ in 0..rounds {
             for (bytes, content_type, case) in &files {
-                match runtime.block_on(core_grpc::receipts::extract_text(content_type, bytes.clone())) {
+                let extracted =
+                    runtime.block_on(core_grpc::receipts::extract_text(&reader, content_type, bytes.clone()));
+                match extracted.expect("the receipt reader runs") {
                     Ok(text) => {
                         let facts = PurchaseFacts {
                             amount_minor: case.amount_minor,

@@ -63,6 +63,10 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
             return verify_webhook(&secret, &header, &body_file, tolerance_s);
         }
+        // `main` runs the reader before any runtime exists.
+        Command::ReceiptReader { content_type } => {
+            return sail_receipt_reader::run_child(&[content_type]);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

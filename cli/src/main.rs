@@ -17,8 +17,18 @@ mod settings;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = settings::Cli::parse();
-    commands::dispatch(cli).await
+    // The receipt reader is a child the core starts for one file, under
+    // limits (docs/receipts.md#reading-in-isolation): no runtime, no logs.
+    if let settings::Command::ReceiptReader { content_type } = &cli.command {
+        return sail_receipt_reader::run_child(std::slice::from_ref(content_type));
+    }
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime.block_on(commands::dispatch(cli)),
+        Err(err) => {
+            eprintln!("error: starting the async runtime: {err}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -107,6 +107,10 @@ pub struct CoreArgs {
     /// (redis://host:port); without it each core limits on its own.
     #[arg(long, env = "SAIL_REDIS_URL")]
     pub redis_url: Option<String>,
+    /// Background workers reading receipts (each reading is a child process
+    /// under limits); apart from the ingestion workers.
+    #[arg(long, env = "SAIL_RECEIPT_WORKERS", default_value_t = 1)]
+    pub receipt_workers: usize,
     #[command(flatten)]
     pub encryption: EncryptionArgs,
 }
@@ -138,6 +142,7 @@ impl CoreArgs {
             unauthenticated_rps: self.unauthenticated_rps,
             trusted_gateways: self.trusted_gateways.clone(),
             redis_url: self.redis_url.clone(),
+            receipt_workers: self.receipt_workers,
             // Replaced by the operator's keyring before the core starts
             // (`encryption::keyring`).
             ..core_grpc::CoreConfig::default()
@@ -208,6 +213,13 @@ pub enum Command {
     /// Prints the OpenAPI 3.1 document of the REST API (the one served at
     /// /api/v1/openapi.json and committed as docs/openapi.json).
     Openapi,
+    /// Reads one receipt file from standard input and prints its text as
+    /// JSON: the child process a core starts per receipt, under limits.
+    #[command(hide = true)]
+    ReceiptReader {
+        /// The file's type, as the core sniffed it.
+        content_type: String,
+    },
     /// Prints a shell completion script, e.g. `sail completions bash > /etc/bash_completion.d/sail`.
     Completions {
         /// The shell.

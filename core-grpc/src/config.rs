@@ -69,10 +69,11 @@ pub struct CoreConfig {
     /// The default is a key made for this process alone (tests, benchmarks);
     /// `sail serve` and `sail core` always set the operator's.
     pub keyring: Arc<Keyring>,
-    /// Requests a second, per client address, that bring no API key this
-    /// core has verified in the last second (0 disables the limit). They
-    /// are the requests that cost a database lookup: unknown, revoked or
-    /// malformed keys, and a valid key's first use.
+    /// Requests a second, per client address, that bring no valid API key
+    /// (0 disables the limit): unknown, revoked or malformed keys, no key,
+    /// and hosted page lookups. A request whose key is valid is never
+    /// charged here, so junk from an address a partner shares cannot
+    /// refuse that partner's calls.
     pub unauthenticated_rps: u32,
     /// Peers trusted to forward the client's address (`sail-client-addr`
     /// metadata): gateways. Loopback peers always are.
@@ -83,6 +84,12 @@ pub struct CoreConfig {
     /// Redis holding the per-key rate-limit buckets every core shares
     /// (`redis://host:port`); without it each core limits on its own.
     pub redis_url: Option<String>,
+    /// The program that reads receipt files in a child process, and its
+    /// limits (docs/receipts.md#reading-in-isolation).
+    pub receipt_reader: crate::receipt_reader::ReaderSettings,
+    /// Background workers reading receipts in this process, apart from the
+    /// ingestion workers: a slow file never holds up a push.
+    pub receipt_workers: usize,
 }
 
 impl Default for CoreConfig {
@@ -103,6 +110,8 @@ impl Default for CoreConfig {
             trusted_gateways: Vec::new(),
             key_cache_ttl: Duration::from_secs(1),
             redis_url: None,
+            receipt_reader: crate::receipt_reader::ReaderSettings::this_binary(),
+            receipt_workers: 1,
         }
     }
 }

@@ -18,21 +18,19 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 use sha2::{Digest, Sha256};
-use tokio::io::AsyncWriteExt;
 
 use crate::crypto::{Keyring, columns};
-use crate::db::begin_write;
+use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, hex, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::events::EventType;
 use crate::expenses;
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
+use crate::receipt_reader::{self, Outcome, ReaderSettings, Unreadable};
 
 /// The largest receipt file.
 pub const MAX_RECEIPT_BYTES: usize = 10 * 1024 * 1024;
-/// How long one OCR run may take.
-const OCR_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The types Sail reads, recognised from the bytes.
 pub const ACCEPTED_TYPES: [&str; 5] = ["application/pdf", "image/png", "image/jpeg", "image/webp", "text/plain"];
@@ -184,70 +182,27 @@ pub struct StoredLine {
     pub reason: String,
 }
 
-/// Why a receipt's text could not be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unreadable {
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn unreadable(code: &'static str, message: impl Into<String>) -> Unreadable {
-    Unreadable { code, message: message.into() }
-}
-
-/// The text of a receipt file of `content_type`.
-pub async fn extract_text(content_type: &str, bytes: Vec<u8>) -> Result<String, Unreadable> {
-    let text = match content_type {
-        "text/plain" => String::from_utf8_lossy(&bytes).into_owned(),
-        "application/pdf" => {
-            // The PDF reader can panic on malformed files: a panic is an
-            // unreadable receipt, never a dead worker.
-            let read = tokio::task::spawn_blocking(move || {
-                std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(&bytes))
-            })
-            .await;
-            match read {
-                Ok(Ok(Ok(text))) => text,
-                _ => return Err(unreadable("pdf_unreadable", "The PDF could not be read.")),
-            }
-        }
-        _ => ocr(bytes).await?,
+/// The text of a receipt file of `content_type`, or why it has none. Plain
+/// text is taken as it is (it was checked to be UTF-8 at upload); PDFs and
+/// images are read in a child process under limits (`receipt_reader`). An
+/// `Err` is Sail's own failure, retried as the job's.
+pub async fn extract_text(
+    settings: &ReaderSettings,
+    content_type: &str,
+    bytes: Vec<u8>,
+) -> Result<Result<String, Unreadable>, CoreError> {
+    let outcome = match content_type {
+        "text/plain" => sail_receipt_reader::read(content_type, &bytes),
+        _ => receipt_reader::read(settings, content_type, bytes).await?,
     };
-    if text.chars().filter(|c| c.is_alphanumeric()).count() < 8 {
-        return Err(unreadable("no_text", "No text could be read from the receipt."));
-    }
-    Ok(text)
-}
-
-/// OCR through the `tesseract` command (Debian's `tesseract-ocr`), the image
-/// on its standard input.
-async fn ocr(bytes: Vec<u8>) -> Result<String, Unreadable> {
-    let spawned = tokio::process::Command::new("tesseract")
-        .args(["stdin", "stdout", "--psm", "6"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn();
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Err(unreadable(
-                "ocr_unavailable",
-                "Images are read with OCR, which is not installed on this Sail server (tesseract-ocr).",
-            ));
-        }
-        Err(err) => return Err(unreadable("ocr_failed", format!("OCR could not start: {err}"))),
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        // A write error shows up as a failed run below.
-        let _ = stdin.write_all(&bytes).await;
-    }
-    match tokio::time::timeout(OCR_TIMEOUT, child.wait_with_output()).await {
-        Ok(Ok(output)) if output.status.success() => Ok(String::from_utf8_lossy(&output.stdout).into_owned()),
-        Ok(_) => Err(unreadable("ocr_failed", "OCR could not read the image.")),
-        Err(_) => Err(unreadable("ocr_failed", "OCR took too long on the image.")),
-    }
+    Ok(match outcome {
+        Outcome::Text(text) if text.chars().filter(|c| c.is_alphanumeric()).count() >= 8 => Ok(text),
+        Outcome::Text(_) => Err(Unreadable {
+            code: "no_text".to_string(),
+            message: "No text could be read from the receipt.".to_string(),
+        }),
+        Outcome::Unreadable(why) => Err(why),
+    })
 }
 
 fn outcome_status(outcome: sail_engine::Outcome) -> ExpenseStatus {
@@ -282,6 +237,7 @@ pub async fn run_read_job(
     db: &DatabaseConnection,
     engine: &Engine,
     keyring: &Keyring,
+    reader: &ReaderSettings,
     claimed: &job::Model,
 ) -> Result<(), CoreError> {
     let receipt_id = claimed.payload.clone().unwrap_or_default();
@@ -292,12 +248,46 @@ pub async fn run_read_job(
         return Ok(());
     };
     let bytes = keyring.open_bytes(columns::RECEIPT_CONTENT, &found.id, &found.content)?;
-    let text = extract_text(&found.content_type, bytes).await;
+    let text = extract_text(reader, &found.content_type, bytes).await?;
 
     let txn = begin_write(db).await?;
+    record_reading(&txn, engine, &found, text).await?;
+    jobs::complete(&*txn, claimed, 1).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
+/// Gives up on a receipt whose reading job used up its attempts without
+/// finishing (docs/receipts.md#reading-in-isolation): the receipt becomes
+/// `unreadable` with `read_failed` and the job `failed`, in the caller's
+/// transaction. Nothing is read.
+pub async fn give_up_reading(txn: &WriteTxn, engine: &Engine, claimed: &job::Model) -> Result<(), CoreError> {
+    let receipt_id = claimed.payload.clone().unwrap_or_default();
+    let found = receipt::Entity::find_by_id(receipt_id.as_str()).one(&**txn).await?;
+    if let Some(found) = found.filter(|r| r.status == ReceiptStatus::Processing) {
+        let why = Unreadable {
+            code: "read_failed".to_string(),
+            message: format!(
+                "Reading the file failed {} times without finishing; Sail stopped trying.",
+                jobs::MAX_ATTEMPTS
+            ),
+        };
+        record_reading(txn, engine, &found, Err(why)).await?;
+    }
+    Ok(())
+}
+
+/// Records what reading `found` came to on the receipt, and on its expense
+/// when the receipt decides it, with the events, in `txn`.
+async fn record_reading(
+    txn: &WriteTxn,
+    engine: &Engine,
+    found: &receipt::Model,
+    text: Result<String, Unreadable>,
+) -> Result<(), CoreError> {
     let expense = transaction::Entity::find()
         .filter(transaction::Column::ExpenseId.eq(found.expense_id.as_str()))
-        .one(&*txn)
+        .one(&**txn)
         .await?
         .ok_or_else(|| CoreError::Internal(format!("the expense of receipt {} vanished", found.id)))?;
     let now = time::now();
@@ -309,10 +299,10 @@ pub async fn run_read_job(
     match text {
         Err(why) => {
             stored.status = Set(ReceiptStatus::Unreadable);
-            stored.reason_code = Set(Some(why.code.to_string()));
+            stored.reason_code = Set(Some(why.code.clone()));
             stored.reason_message = Set(Some(why.message.clone()));
             outbox::record(
-                &txn,
+                txn,
                 &found.partner_id,
                 EventType::ReceiptUnreadable,
                 serde_json::json!({
@@ -390,11 +380,11 @@ pub async fn run_read_job(
             }
         }
     }
-    stored.update(&*txn).await?;
+    stored.update(&**txn).await?;
     if let Some(update) = expense_update {
-        let updated = update.update(&*txn).await?;
+        let updated = update.update(&**txn).await?;
         outbox::record(
-            &txn,
+            txn,
             &updated.partner_id,
             EventType::ExpenseReadjudicated,
             serde_json::json!({
@@ -409,7 +399,5 @@ pub async fn run_read_job(
         )
         .await?;
     }
-    jobs::complete(&*txn, claimed, 1).await?;
-    txn.commit().await?;
     Ok(())
 }

@@ -5,11 +5,13 @@
 //! [`Reply`], a response with its JSON; and [`eventually`], the one polling
 //! loop every wait uses.
 
+pub mod hostile;
 pub mod receipts;
 
 use std::sync::Once;
 use std::time::Duration;
 
+use core_grpc::receipt_reader::ReaderSettings;
 use core_grpc::{Core, CoreConfig, admin};
 use rest_gateway::GatewayConfig;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
@@ -30,6 +32,41 @@ fn init_process() {
             let _ = tracing_subscriber::fmt().with_env_filter("info").with_test_writer().try_init();
         }
     });
+}
+
+/// The environment variable naming a receipt reader program to use instead
+/// of building `sail-receipt-reader` (a release build, say).
+pub const READER_ENV: &str = "SAIL_TEST_RECEIPT_READER";
+
+/// How a test's core reads receipts: the `sail-receipt-reader` binary of
+/// this checkout, built once per test process (`cargo build` is a no-op
+/// when it is fresh), in a child process under the documented limits. The
+/// integration tests belong to another package than the reader, so Cargo
+/// hands them no path to it; asking Cargo for it is what keeps it never
+/// stale.
+pub fn receipt_reader() -> ReaderSettings {
+    static PROGRAM: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let program = PROGRAM.get_or_init(|| {
+        if let Some(program) = std::env::var_os(READER_ENV) {
+            return program.into();
+        }
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+        let built = std::process::Command::new(cargo)
+            .args(["build", "-q", "-p", "sail-receipt-reader", "--bin", "sail-receipt-reader"])
+            .args(["--message-format", "json-render-diagnostics"])
+            .current_dir(workspace)
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("run cargo to build sail-receipt-reader");
+        assert!(built.status.success(), "building sail-receipt-reader failed");
+        String::from_utf8_lossy(&built.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find_map(|message| message["executable"].as_str().map(std::path::PathBuf::from))
+            .expect("cargo named the sail-receipt-reader executable")
+    });
+    ReaderSettings::program(program.clone(), Vec::new())
 }
 
 /// A database of this test's own, removed when the test ends.
@@ -258,6 +295,7 @@ impl Default for Options {
             rate_limit_rps: 0,
             unauthenticated_rps: 0,
             webhook_allow_private: true,
+            receipt_reader: receipt_reader(),
             ..CoreConfig::default()
         };
         Options { core, gateway: GatewayConfig::default(), hang_limit: Some(HANG_LIMIT) }

@@ -231,13 +231,13 @@ async fn unreadable_receipts_say_why_and_keep_the_expense_in_review() {
 async fn uploads_over_grpc_and_a_reading_job_survives_a_crash() {
     // No workers: the receipt waits in its job when the core dies.
     let options = Options {
-        core: core_grpc::CoreConfig { workers: 0, rate_limit_rps: 0, ..Default::default() },
+        core: core_grpc::CoreConfig { workers: 0, rate_limit_rps: 0, ..Options::default().core },
         ..Default::default()
     };
     let mut app = TestApp::spawn_with(options).await;
     let (key, user_id, connection_id) = setup(&app).await;
     // Push while no worker runs: a second core with workers adjudicates.
-    let helper = app.extra_core(core_grpc::CoreConfig { rate_limit_rps: 0, ..Default::default() });
+    let helper = app.extra_core(core_grpc::CoreConfig { rate_limit_rps: 0, ..Options::default().core });
     let expenses = push(&app, &key, &user_id, &connection_id, &[("CVS/PHARMACY #04562", 1348, "2026-11-02")]).await;
     drop(helper);
     let expense_id = expenses[0]["id"].as_str().unwrap().to_string();
@@ -256,7 +256,7 @@ async fn uploads_over_grpc_and_a_reading_job_survives_a_crash() {
     assert_eq!(created.content_type, "text/plain");
 
     app.crash_core();
-    app.restart_core(core_grpc::CoreConfig { rate_limit_rps: 0, ..Default::default() });
+    app.restart_core(core_grpc::CoreConfig { rate_limit_rps: 0, ..Options::default().core });
     let read = wait_read(&app, &key, &user_id, &expense_id, &created.id).await;
     assert_eq!(read["status"], "read");
     assert_eq!(read["eligible_amount"], 13.48);

@@ -1,0 +1,194 @@
+//! Reading an untrusted receipt file into text: a PDF's text, or an image
+//! through Tesseract after its pixel count is checked. Everything here
+//! treats the file as written by an attacker, and the core never calls it in
+//! its own process: it runs the `sail-receipt-reader` binary (or `sail
+//! receipt-reader`) as a child under a wall-clock timeout, CPU and
+//! address-space limits, in a temporary directory of its own and, where the
+//! kernel allows, without a network (docs/receipts.md#reading-in-isolation).
+//! A file that sends a parser into endless recursion, a loop or a
+//! decompression bomb kills or stalls that child alone.
+//!
+//! The protocol is one call per process: the content type as the only
+//! argument, the file's bytes on standard input, one [`Outcome`] as JSON on
+//! standard output.
+
+use std::io::{Read, Write};
+use std::process::{Command, ExitCode, Stdio};
+
+/// The most pixels an image may have (width times height) before Sail
+/// decodes it: about a 48-megapixel phone photo. A receipt needs far fewer;
+/// a 20,000 x 20,000 image (400 megapixels) would take OCR to gigabytes.
+pub const MAX_IMAGE_PIXELS: u64 = 50_000_000;
+
+/// The most bytes of the file the reader takes from standard input: the
+/// upload limit, so a longer input is not a receipt Sail accepted.
+pub const MAX_INPUT_BYTES: u64 = 10 * 1024 * 1024;
+
+/// The most characters of text a reading hands back; a receipt is a few
+/// thousand at most.
+pub const MAX_TEXT_CHARS: usize = 200_000;
+
+/// What reading one file came to.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The file's text.
+    Text(String),
+    /// Why no text could be had.
+    Unreadable(Unreadable),
+}
+
+/// Why a file gave no text: a code from docs/receipts.md and a sentence for
+/// the partner. Neither quotes the file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Unreadable {
+    pub code: String,
+    pub message: String,
+}
+
+impl Outcome {
+    fn unreadable(code: &str, message: impl Into<String>) -> Outcome {
+        Outcome::Unreadable(Unreadable { code: code.to_string(), message: message.into() })
+    }
+}
+
+/// Reads `bytes` of `content_type` (as the core sniffed it from the bytes).
+pub fn read(content_type: &str, bytes: &[u8]) -> Outcome {
+    match content_type {
+        "text/plain" => Outcome::Text(bounded(String::from_utf8_lossy(bytes).into_owned())),
+        "application/pdf" => read_pdf(bytes),
+        "image/png" | "image/jpeg" | "image/webp" => read_image(bytes),
+        _ => Outcome::unreadable("unsupported_type", "Sail does not read files of this type."),
+    }
+}
+
+/// A PDF's text, by the `pdf-extract` crate. A malformed file is an error
+/// or, where the parser panics, caught here; recursion and loops are bounded
+/// by the child's limits, not here.
+fn read_pdf(bytes: &[u8]) -> Outcome {
+    let extracted = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem(bytes));
+    match extracted {
+        Ok(Ok(text)) => Outcome::Text(bounded(text)),
+        _ => Outcome::unreadable("pdf_unreadable", "The PDF could not be read."),
+    }
+}
+
+/// Checks an image's size from its header, then runs Tesseract on it.
+fn read_image(bytes: &[u8]) -> Outcome {
+    let size = match imagesize::blob_size(bytes) {
+        Ok(size) => size,
+        Err(_) => return Outcome::unreadable("ocr_failed", "The image could not be decoded."),
+    };
+    let pixels = (size.width as u64).saturating_mul(size.height as u64);
+    if pixels > MAX_IMAGE_PIXELS || size.width == 0 || size.height == 0 {
+        return Outcome::unreadable(
+            "file_too_complex",
+            format!(
+                "The image is {} x {} pixels; Sail reads images of at most {} megapixels.",
+                size.width,
+                size.height,
+                MAX_IMAGE_PIXELS / 1_000_000
+            ),
+        );
+    }
+    ocr(bytes)
+}
+
+/// OCR through the `tesseract` command (Debian's `tesseract-ocr`), page
+/// segmentation mode 6, the image on its standard input. It inherits this
+/// process's limits and process group, so the core's timeout ends it too.
+fn ocr(bytes: &[u8]) -> Outcome {
+    let spawned = Command::new("tesseract")
+        .args(["stdin", "stdout", "--psm", "6"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Outcome::unreadable(
+                "ocr_unavailable",
+                "Images are read with OCR, which is not installed on this Sail server (tesseract-ocr).",
+            );
+        }
+        Err(_) => return Outcome::unreadable("ocr_failed", "OCR could not start."),
+    };
+    // Tesseract reads all of its input before it writes, so writing first
+    // cannot deadlock on a full output pipe.
+    if let Some(mut stdin) = child.stdin.take() {
+        // A write error shows up as a failed run below.
+        let _ = stdin.write_all(bytes);
+    }
+    match child.wait_with_output() {
+        Ok(output) if output.status.success() => {
+            Outcome::Text(bounded(String::from_utf8_lossy(&output.stdout).into_owned()))
+        }
+        _ => Outcome::unreadable("ocr_failed", "OCR could not read the image."),
+    }
+}
+
+/// At most [`MAX_TEXT_CHARS`] characters of `text`.
+fn bounded(text: String) -> String {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((end, _)) => text[..end].to_string(),
+        None => text,
+    }
+}
+
+/// The child's whole life: `args` (after the program and any subcommand)
+/// name the content type; the file comes on standard input and the
+/// [`Outcome`] goes to standard output. Exits 2 on a misuse, which the core
+/// counts as a failed reading.
+pub fn run_child(args: &[String]) -> ExitCode {
+    let [content_type] = args else {
+        eprintln!("usage: sail-receipt-reader CONTENT_TYPE < FILE");
+        return ExitCode::from(2);
+    };
+    let mut bytes = Vec::new();
+    if std::io::stdin().lock().take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).is_err()
+        || bytes.len() as u64 > MAX_INPUT_BYTES
+    {
+        eprintln!("sail-receipt-reader: the input could not be read or is over the limit");
+        return ExitCode::from(2);
+    }
+    let outcome = read(content_type, &bytes);
+    let mut stdout = std::io::stdout().lock();
+    match serde_json::to_writer(&mut stdout, &outcome).and_then(|()| stdout.flush().map_err(serde_json::Error::io)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_over_the_pixel_limit_is_refused_from_its_header_alone() {
+        // A PNG signature and an IHDR claiming 20,000 x 20,000 pixels, no data.
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&20_000u32.to_be_bytes());
+        png.extend_from_slice(&20_000u32.to_be_bytes());
+        png.extend_from_slice(&[8, 0, 0, 0, 0, 0, 0, 0, 0]);
+        match read("image/png", &png) {
+            Outcome::Unreadable(why) => {
+                assert_eq!(why.code, "file_too_complex");
+                assert!(why.message.contains("20000 x 20000"), "{}", why.message);
+            }
+            other => panic!("read a pixel flood: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn text_is_bounded() {
+        let long = "a".repeat(MAX_TEXT_CHARS + 10);
+        assert_eq!(read("text/plain", long.as_bytes()), Outcome::Text("a".repeat(MAX_TEXT_CHARS)));
+    }
+
+    #[test]
+    fn garbage_claiming_to_be_a_pdf_is_unreadable_not_a_panic() {
+        let outcome = read("application/pdf", b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\n%%EOF");
+        assert!(matches!(outcome, Outcome::Unreadable(ref why) if why.code == "pdf_unreadable"), "{outcome:?}");
+    }
+}
