@@ -64,21 +64,107 @@ pub async fn enqueue(txn: &WriteTxn, new: NewJob<'_>) -> Result<job::Model, Core
     Ok(queued)
 }
 
-/// Runnable jobs: queued, or processing under an expired lease.
-const JOB_CLAIM: ClaimSpec = ClaimSpec {
+/// The kinds of job one pool of workers claims. Receipt reading has a pool
+/// of its own, so a slow or hostile file never holds up a push or a sync,
+/// and a backlog of pushes never holds up a receipt
+/// (docs/architecture.md#background-work).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobPool {
+    /// Ingestion and connection syncs: short, bounded by their rows.
+    Ingestion,
+    /// Receipt reading: a child process per file, up to its timeout.
+    Receipts,
+}
+
+impl JobPool {
+    /// Jobs one claim takes: ingestion jobs claimed together commit
+    /// together; a receipt is claimed alone, so no other partner's
+    /// receipt waits behind it in the same worker.
+    pub fn batch(self) -> u64 {
+        match self {
+            JobPool::Ingestion => 4,
+            JobPool::Receipts => 1,
+        }
+    }
+
+    fn claim_spec(self) -> &'static ClaimSpec {
+        match self {
+            JobPool::Ingestion => &INGESTION_CLAIM,
+            JobPool::Receipts => &RECEIPTS_CLAIM,
+        }
+    }
+}
+
+/// The attempt is counted when a job is claimed, not when it ends, so a job
+/// whose attempts die with their process is still counted.
+const CLAIM_SET: &str =
+    "status = 'processing', attempts = attempts + 1, lease_until_ms = $1, started_at = COALESCE(started_at, $3)";
+
+/// Runnable ingestion and sync jobs: queued, or processing under an expired lease.
+const INGESTION_CLAIM: ClaimSpec = ClaimSpec {
     table: "jobs",
-    set: "status = 'processing', attempts = attempts + 1, lease_until_ms = $1, started_at = COALESCE(started_at, $3)",
-    runnable: "status = 'queued' OR (status = 'processing' AND lease_until_ms < $2)",
+    set: CLAIM_SET,
+    runnable: "kind <> 'read_receipt' AND (status = 'queued' OR (status = 'processing' AND lease_until_ms < $2))",
     order: "id",
     pending: None,
 };
 
-/// Claims up to `max` runnable jobs, in partner turns (each partner's oldest
-/// first), returned oldest first.
-pub async fn claim(db: &DatabaseConnection, lease: Duration, max: u64) -> Result<Vec<job::Model>, CoreError> {
-    let mut claimed = lease::claim::<job::Entity>(db, &JOB_CLAIM, lease, lease::ClaimLimit::up_to(max)).await?;
+/// Runnable receipt-reading jobs, likewise.
+const RECEIPTS_CLAIM: ClaimSpec = ClaimSpec {
+    table: "jobs",
+    set: CLAIM_SET,
+    runnable: "kind = 'read_receipt' AND (status = 'queued' OR (status = 'processing' AND lease_until_ms < $2))",
+    order: "id",
+    pending: None,
+};
+
+/// Claims up to the pool's batch of runnable jobs of its kinds, in partner
+/// turns (each partner's oldest first), returned oldest first.
+pub async fn claim(db: &DatabaseConnection, lease: Duration, pool: JobPool) -> Result<Vec<job::Model>, CoreError> {
+    let limit = lease::ClaimLimit::up_to(pool.batch());
+    let mut claimed = lease::claim::<job::Entity>(db, pool.claim_spec(), lease, limit).await?;
     claimed.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(claimed)
+}
+
+/// A claimed job that has used up its attempts: [`MAX_ATTEMPTS`] claims
+/// came before this one and none finished (each failed, or its process
+/// stopped while it ran). It is not run again.
+pub fn exhausted(claimed: &job::Model) -> bool {
+    claimed.attempts > MAX_ATTEMPTS
+}
+
+/// Extends the lease of a job this worker still holds, while it runs;
+/// false when the claim was lost.
+pub async fn extend_lease(db: &DatabaseConnection, claimed: &job::Model, lease: Duration) -> Result<bool, CoreError> {
+    let until = time::now().timestamp_millis() + lease.as_millis() as i64;
+    let txn = begin_write(db).await?;
+    let result = job::Entity::update_many()
+        .col_expr(job::Column::LeaseUntilMs, Some(until).into())
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Status.eq(JobStatus::Processing))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+        .exec(&*txn)
+        .await?;
+    txn.commit().await?;
+    Ok(result.rows_affected == 1)
+}
+
+/// Hands a job this worker holds back to the queue without counting the
+/// attempt: the worker is stopping, and the job did not fail.
+pub async fn release(db: &DatabaseConnection, claimed: &job::Model) -> Result<(), CoreError> {
+    let txn = begin_write(db).await?;
+    job::Entity::update_many()
+        .col_expr(job::Column::Status, JobStatus::Queued.into())
+        .col_expr(job::Column::Attempts, (claimed.attempts - 1).max(0).into())
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Status.eq(JobStatus::Processing))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+        .exec(&*txn)
+        .await?;
+    txn.commit().await?;
+    Ok(())
 }
 
 /// A row of a batch that failed on its own (the `JobRowFailure` of proto).
@@ -128,25 +214,42 @@ pub async fn complete_with_failures(
     }
 }
 
-/// Records a failed attempt: back to `queued` for another try, or `failed`
-/// for good after [`MAX_ATTEMPTS`].
+/// Whether a failed attempt leaves the job another: fewer than
+/// [`MAX_ATTEMPTS`] claims so far.
+pub fn may_retry(claimed: &job::Model) -> bool {
+    claimed.attempts < MAX_ATTEMPTS
+}
+
+/// Records a failed attempt that leaves another: back to `queued`.
 pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error: &str) -> Result<(), CoreError> {
-    let give_up = claimed.attempts >= MAX_ATTEMPTS;
     let txn = begin_write(db).await?;
-    let mut update = job::Entity::update_many()
-        .col_expr(job::Column::Status, if give_up { JobStatus::Failed } else { JobStatus::Queued }.into())
+    job::Entity::update_many()
+        .col_expr(job::Column::Status, JobStatus::Queued.into())
         .col_expr(job::Column::LastError, Some(error.to_string()).into())
-        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
-    if give_up {
-        update = update.col_expr(job::Column::CompletedAt, Some(time::now()).into());
-    }
-    update
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
         .filter(job::Column::Id.eq(&claimed.id))
         .filter(job::Column::Attempts.eq(claimed.attempts))
         .exec(&*txn)
         .await?;
     txn.commit().await?;
     Ok(())
+}
+
+/// Marks a job `failed` for good with its cause, in the caller's
+/// transaction (which also records what the failure tells the partner);
+/// false when this worker no longer holds it.
+pub async fn fail_for_good(db: &impl ConnectionTrait, claimed: &job::Model, cause: &str) -> Result<bool, CoreError> {
+    let result = job::Entity::update_many()
+        .col_expr(job::Column::Status, JobStatus::Failed.into())
+        .col_expr(job::Column::LastError, Some(cause.to_string()).into())
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
+        .col_expr(job::Column::CompletedAt, Some(time::now()).into())
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Status.eq(JobStatus::Processing))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+        .exec(db)
+        .await?;
+    Ok(result.rows_affected == 1)
 }
 
 /// A job of the partner, by id (tenant-bounded).

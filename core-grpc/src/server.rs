@@ -30,6 +30,7 @@ use crate::grpc::{
     sandbox::SandboxService, transactions::TransactionsService, user_tokens::UserTokensService, users::UsersService,
 };
 use crate::job_worker::Jobs;
+use crate::jobs::JobPool;
 use crate::state::Core;
 use crate::webhooks::delivery::Deliveries;
 use crate::worker;
@@ -62,6 +63,14 @@ macro_rules! call_layers {
             })
             .on_failure(());
         tower::ServiceBuilder::new()
+            // A caller's request id goes into log lines: one that is not a
+            // plain id is replaced by one made here, never logged.
+            .map_request(|mut request: http::Request<_>| {
+                if request.headers().get("request-id").is_some_and(|v| !sail_api::required::is_usable_request_id(v.as_bytes())) {
+                    request.headers_mut().remove("request-id");
+                }
+                request
+            })
             .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
             .layer(PropagateRequestIdLayer::new(request_id))
             .layer(trace)
@@ -168,9 +177,18 @@ pub async fn run(
         .build_v1alpha()?;
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let mut workers: Vec<_> =
-        (0..core.config.workers).map(|_| tokio::spawn(worker::run(core.clone(), Jobs, stop_rx.clone()))).collect();
+    // Each kind of background work has workers of its own, so none waits
+    // behind another (docs/architecture.md#background-work). A core with
+    // no ingestion workers is an API-only core and runs none at all.
+    let mut workers = Vec::new();
     if core.config.workers > 0 {
+        let pools = [(JobPool::Ingestion, core.config.workers), (JobPool::Receipts, core.config.receipt_workers)];
+        for (pool, count) in pools {
+            for _ in 0..count {
+                let jobs = Jobs::new(pool, stop_rx.clone());
+                workers.push(tokio::spawn(worker::run(core.clone(), jobs, stop_rx.clone())));
+            }
+        }
         workers.push(tokio::spawn(worker::run(core.clone(), Deliveries::start(&core), stop_rx.clone())));
     }
 

@@ -182,6 +182,9 @@ string_enum! {
         ConnectionSynced = "connection.synced",
         /// A receipt could not be read (not a receipt, no text, or no OCR).
         ReceiptUnreadable = "receipt.unreadable",
+        /// A background job gave up for good after its attempts (a push
+        /// or a sync; a receipt says `receipt.unreadable` instead).
+        JobFailed = "job.failed",
         /// A hosted session produced its outcome (a connection linked or
         /// repaired, a receipt attached).
         HostedSessionCompleted = "hosted_session.completed",

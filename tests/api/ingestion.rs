@@ -418,7 +418,10 @@ async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
     let job_id = reply.body["job_id"].as_str().unwrap().to_string();
 
     // A worker claims the job and dies before finishing it.
-    let claimed = core_grpc::jobs::claim(&app.db, Duration::from_millis(800), 1).await.unwrap().remove(0);
+    let claimed = core_grpc::jobs::claim(&app.db, Duration::from_millis(800), core_grpc::jobs::JobPool::Ingestion)
+        .await
+        .unwrap()
+        .remove(0);
     assert_eq!((claimed.id.as_str(), claimed.attempts), (job_id.as_str(), 1));
     assert_eq!(app.get(&key, &format!("/jobs/{job_id}")).await.body["status"], "processing");
 
