@@ -170,7 +170,7 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
 /// `sail_api::required::PLAIN_TEXT_PATTERN` by a test. Strings with an
 /// enumeration or a format need none; one with a pattern of its own gets
 /// both, through `allOf`.
-pub const PLAIN_TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$";
+pub const PLAIN_TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$";
 
 fn plain_text(schema: &mut Value) {
     let target = if schema.get("items").is_some() { &mut schema["items"] } else { schema };

@@ -44,15 +44,30 @@ pub fn text_problem(text: &str, max_chars: u32) -> Option<TextProblem> {
 }
 
 /// No control character but tab, line feed and carriage return: the rule the
-/// OpenAPI document states for every request string.
+/// OpenAPI document states for every request string. Control characters
+/// are Unicode's: C0 (U+0000 to U+001F), DEL and C1 (U+0080 to U+009F).
 pub fn is_plain_text(text: &str) -> bool {
-    !text.chars().any(|c| c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r'))
+    !text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
 /// The same rule as an ECMA 262 pattern, for the OpenAPI document.
-pub const PLAIN_TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$";
+pub const PLAIN_TEXT_PATTERN: &str = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$";
 
 include!(concat!(env!("OUT_DIR"), "/plain_text.rs"));
+
+/// The longest `Request-Id` a caller may send.
+pub const MAX_REQUEST_ID_BYTES: usize = 200;
+
+/// Whether a caller's `Request-Id` (REST header or gRPC metadata) is used
+/// as it is: at most 200 bytes of letters, digits and `- _ . : / + = @`
+/// (UUIDs, ULIDs, base64 and prefixed ids fit). It is written into every
+/// log line of its request, so nothing that could end a field or start
+/// another (spaces, quotes, `=` pairs after a space, escapes) gets in.
+pub fn is_usable_request_id(value: &[u8]) -> bool {
+    !value.is_empty()
+        && value.len() <= MAX_REQUEST_ID_BYTES
+        && value.iter().all(|b| b.is_ascii_alphanumeric() || b"-_.:/+=@".contains(b))
+}
 
 #[cfg(test)]
 mod tests {
@@ -68,6 +83,17 @@ mod tests {
         let whole = pb::CreateSandboxConnectionRequest { user_id: "u".into(), r#type: "card".into(), ..typed };
         assert_eq!(whole.missing_field(), None);
         assert_eq!(pb::ListUsersRequest::default().missing_field(), None);
+    }
+
+    #[test]
+    fn request_ids_are_ids_not_text() {
+        use super::is_usable_request_id as usable;
+        assert!(usable(b"req-partner-123"));
+        assert!(usable(b"0193a5c2-7d1e-7cc2-9a51-3f1f0c2a9b10"));
+        assert!(usable(b"trace:ab/cd+ef=="));
+        for forged in [&b"a b"[..], b"id\" status=500", b"x\ny", b"\xc3\xa9", b"", &[b'a'; 201]] {
+            assert!(!usable(forged), "{:?}", String::from_utf8_lossy(forged));
+        }
     }
 
     #[test]
@@ -94,5 +120,10 @@ mod tests {
         let many = pb::CreateWebhookEndpointRequest { url: "https://x".into(), events: vec!["a".into(); 17] };
         assert_eq!(many.text_problem(), Some(("events".into(), super::TextProblem::TooMany(16))));
         assert!(super::is_plain_text("line one\nline two\ttab\r"));
+        // C1 controls are controls too (U+0085 is NEL, U+009B is CSI).
+        for c1 in ['\u{80}', '\u{85}', '\u{9b}', '\u{9f}'] {
+            assert!(!super::is_plain_text(&format!("CVS{c1}PHARMACY")), "{:?}", c1);
+        }
+        assert!(super::is_plain_text("CAFÉ ¢ \u{a0}"), "U+00A0 and above are text");
     }
 }

@@ -74,8 +74,17 @@ impl Target {
         }
     }
 
-    /// Creates the database (SQLite creates its file on connect).
+    /// Creates the database. A SQLite file is made empty and owner-only
+    /// before SQLite opens it (its WAL and shared-memory files take the
+    /// same mode): it holds partners' data and key hashes.
     async fn create(&self) -> anyhow::Result<()> {
+        if let Target::Sqlite { path } = self {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            options.open(path).with_context(|| format!("creating the database file {}", path.display()))?;
+        }
         if let Target::Postgres { name, admin_url, server } = self {
             let admin = db::connect(admin_url).await.context("connecting to the PostgreSQL server")?;
             let quoted = name.replace('"', "\"\"");

@@ -51,8 +51,26 @@ pub fn write_key_file(path: &Path, keys: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The keys of a key file: the current one first.
+/// The keys of a key file: the current one first. A file that its group
+/// or others may read is refused: whoever can read it can open every
+/// sealed value in the database.
 pub fn read_key_file(path: &Path) -> anyhow::Result<Vec<String>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .with_context(|| format!("reading the key file {}", path.display()))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            bail!(
+                "the key file {} may be read by other users (mode {:o}); make it owner-only with `chmod 600 {}` and start again",
+                path.display(),
+                mode & 0o777,
+                path.display()
+            );
+        }
+    }
     let text = std::fs::read_to_string(path).with_context(|| format!("reading the key file {}", path.display()))?;
     let keys: Vec<String> =
         text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect();

@@ -557,6 +557,15 @@ fn the_embedded_key_file_is_made_once_owner_only_and_then_required() {
     {
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
+        for file in ["sail.db", "sail.db-wal"] {
+            let mode = std::fs::metadata(dir.0.join(file)).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600, "{file} is owner-only");
+        }
+        // A key file others may read is refused, not used.
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let stderr = refused_start(&dir, &[]);
+        assert!(stderr.contains("may be read by other users (mode 644)") && stderr.contains("chmod 600"), "{stderr}");
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
     let (mut child, _) = serve(&dir, &[]);
     assert!(terminate(&mut child).success());

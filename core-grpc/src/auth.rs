@@ -107,13 +107,16 @@ pub async fn authenticate(db: &impl ConnectionTrait, authorization: Option<&str>
 }
 
 /// Reads the active key whose secret hashes to `secret_hash`.
+/// What a key that is unknown or revoked is told.
+const UNKNOWN_KEY: &str = "The API key is unknown or has been revoked.";
+
 async fn lookup_key(db: &impl ConnectionTrait, secret_hash: &str) -> Result<Caller, CoreError> {
     let key = api_key::Entity::find()
         .filter(api_key::Column::SecretHash.eq(secret_hash))
         .one(db)
         .await?
         .filter(|key| key.revoked_at.is_none())
-        .ok_or(CoreError::InvalidApiKey("The API key is unknown or has been revoked."))?;
+        .ok_or(CoreError::InvalidApiKey(UNKNOWN_KEY))?;
     let scopes = ScopeSet::parse_csv(&key.scopes)
         .map_err(|err| CoreError::Internal(format!("stored scopes of {} do not parse: {err}", key.id)))?;
     Ok(Caller { partner_id: key.partner_id, key_id: key.id, scopes })
@@ -221,9 +224,12 @@ impl RateLimits {
 /// API keys verified in the last `ttl`, by secret hash: authentication
 /// without a database round trip on the hot path. Entries are never
 /// updated, only dropped at `ttl`, so a key revoked or re-scoped (by
-/// `sail keys`, on any core) is read afresh within `ttl` everywhere.
+/// `sail keys`, on any core) is read afresh within `ttl` everywhere. Keys
+/// found unknown or revoked are remembered for as long, so a client
+/// repeating a wrong key costs one lookup per `ttl`, not one per request.
 pub struct KeyCache {
     verified: Memo<String, Caller>,
+    refused: Memo<String, ()>,
 }
 
 /// Keys a core keeps verified at once; beyond it, keys seen once are
@@ -232,8 +238,7 @@ const KEY_CACHE_CAPACITY: usize = 100_000;
 
 impl KeyCache {
     pub fn new(ttl: std::time::Duration) -> Self {
-        let verified = Memo::expiring(KEY_CACHE_CAPACITY, ttl);
-        KeyCache { verified }
+        KeyCache { verified: Memo::expiring(KEY_CACHE_CAPACITY, ttl), refused: Memo::expiring(KEY_CACHE_CAPACITY, ttl) }
     }
 
     fn get(&self, secret_hash: &str) -> Option<Caller> {
@@ -242,6 +247,14 @@ impl KeyCache {
 
     fn insert(&self, secret_hash: String, caller: Caller) {
         self.verified.insert(secret_hash, caller);
+    }
+
+    fn was_refused(&self, secret_hash: &str) -> bool {
+        self.refused.get(secret_hash).is_some()
+    }
+
+    fn refuse(&self, secret_hash: String) {
+        self.refused.insert(secret_hash, ());
     }
 }
 
@@ -306,25 +319,39 @@ impl Authenticator {
         Authenticator { db, limits, keys, addresses }
     }
 
-    /// The caller of a verified key: from the cache, or (after the client's
-    /// address is charged) from the database.
+    /// The caller of a valid key: from the cache, or from the database.
+    /// Only a request whose key fails is charged to its client address's
+    /// budget for requests without a valid key: a flood of junk from an
+    /// address a partner shares (a proxy, a NAT, a load balancer) never
+    /// refuses that partner's valid calls, cached or not.
     async fn caller(&self, authorization: Option<&str>, origin: &Origin<'_>) -> Result<Caller, CoreError> {
         let client = self.addresses.client(origin.peer, origin.forwarded);
+        let refused = |err: CoreError| async move {
+            self.addresses.check(client).await?;
+            Err(err)
+        };
         let secret = match presented_secret(authorization) {
             Ok(secret) => secret,
-            Err(err) => {
-                self.addresses.check(client).await?;
-                return Err(err);
-            }
+            Err(err) => return refused(err).await,
         };
         let secret_hash = hash_key_secret(secret);
         if let Some(caller) = self.keys.get(&secret_hash) {
             return Ok(caller);
         }
-        self.addresses.check(client).await?;
-        let caller = lookup_key(&self.db, &secret_hash).await?;
-        self.keys.insert(secret_hash, caller.clone());
-        Ok(caller)
+        if self.keys.was_refused(&secret_hash) {
+            return refused(CoreError::InvalidApiKey(UNKNOWN_KEY)).await;
+        }
+        match lookup_key(&self.db, &secret_hash).await {
+            Ok(caller) => {
+                self.keys.insert(secret_hash, caller.clone());
+                Ok(caller)
+            }
+            Err(err @ CoreError::InvalidApiKey(_)) => {
+                self.keys.refuse(secret_hash);
+                refused(err).await
+            }
+            Err(err) => Err(err),
+        }
     }
 
     async fn admit(
@@ -340,6 +367,11 @@ impl Authenticator {
             return Ok(None);
         };
         if rule.public {
+            // Hosted pages: a session's URL is the only credential, so a
+            // lookup is limited per client address like any request
+            // without a valid key (it costs a database read).
+            let client = self.addresses.client(origin.peer, origin.forwarded);
+            self.addresses.check(client).await?;
             return Ok(None);
         }
         let caller = self.caller(authorization, &origin).await?;

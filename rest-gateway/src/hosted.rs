@@ -99,6 +99,17 @@ fn caller(token: &str, headers: &HeaderMap, csrf: Option<String>) -> pb::PageCal
 fn failed(status: tonic::Status) -> Response {
     match status.code() {
         tonic::Code::NotFound | tonic::Code::InvalidArgument => gone(status.message()),
+        // Page lookups are limited per client address, as other requests
+        // without an API key are.
+        tonic::Code::ResourceExhausted => {
+            let mut response = render(
+                StatusCode::TOO_MANY_REQUESTS,
+                "gone.html",
+                context! { title => "Too many requests", message => "Too many requests came from your network. Wait a moment, then reload the page.", modal => false },
+            );
+            response.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+            response
+        }
         _ => {
             tracing::error!(code = ?status.code(), "a hosted page's call failed");
             render(

@@ -45,8 +45,9 @@ impl Default for GatewayConfig {
     }
 }
 
-/// Marks a request whose `Request-Id` was unusable (too long, or not visible
-/// ASCII); the API answers it `400` naming the header.
+/// Marks a request whose `Request-Id` was unusable (too long, or holding a
+/// character other than letters, digits and `- _ . : / + = @`); the API
+/// answers it `400` naming the header.
 #[derive(Debug, Clone, Copy)]
 pub struct UnusableRequestId;
 
@@ -54,9 +55,8 @@ pub struct UnusableRequestId;
 /// fresh id is made and echoed instead: no header a client sends is echoed
 /// back unbounded.
 async fn refuse_unusable_request_id(mut request: Request<axum::body::Body>) -> Request<axum::body::Body> {
-    let unusable = request.headers().get(&REQUEST_ID).is_some_and(|v| {
-        v.len() > context::MAX_HEADER_BYTES[1] || v.to_str().map_or(true, |s| s.chars().any(|c| c.is_control()))
-    });
+    let unusable =
+        request.headers().get(&REQUEST_ID).is_some_and(|v| !sail_api::required::is_usable_request_id(v.as_bytes()));
     if unusable {
         request.headers_mut().remove(&REQUEST_ID);
         request.extensions_mut().insert(UnusableRequestId);

@@ -410,6 +410,12 @@ async fn only_public_unicast_receivers_unless_private_ones_are_allowed_explicitl
         let reply = app.post(&key, "/webhook-endpoints", json!({"url": url})).await;
         reply.assert_error(400, "invalid_request", Some("url"));
     }
+    // A name is refused by the rule it breaks, without the address it
+    // resolved to: a caller must not map what Sail's resolver sees.
+    let named = app.post(&key, "/webhook-endpoints", json!({"url": "http://localhost:9000/hook"})).await;
+    let message = named.body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("url's host resolves to a loopback, private or link-local address"), "{message}");
+    assert!(!message.contains("127.0.0.1") && !message.contains("::1"), "{message}");
     // With the explicit setting, loopback and private receivers are allowed;
     // metadata addresses never.
     let allowed = TestApp::spawn().await;

@@ -134,12 +134,16 @@ pub async fn check_url(url: &str, allow_private: bool, purpose: UrlCheck) -> Res
         },
     };
     if addresses.is_empty() && purpose == UrlCheck::Delivery {
-        return Err(invalid(format!("url's host {host} does not resolve.")));
+        return Err(invalid(format!("url's host {} does not resolve.", excerpt(host.to_string(), 100))));
     }
+    // The refusal names the rule, never an address a name resolved to: a
+    // caller must not learn what Sail's resolver sees for internal names.
+    let literal = host.parse::<IpAddr>().is_ok();
     for ip in addresses {
         if let Some(why) = address::forbidden(ip, allow_private) {
+            let subject = if literal { format!("url's host {ip} is") } else { "url's host resolves to".to_string() };
             return Err(invalid(format!(
-                "url resolves to {ip}, {}; webhooks go to public addresses only{}.",
+                "{subject} {}; webhooks go to public addresses only{}.",
                 why.describe(),
                 if allow_private { "" } else { " (SAIL_WEBHOOK_ALLOW_PRIVATE=true also allows private ones)" }
             )));
