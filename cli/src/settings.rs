@@ -111,6 +111,10 @@ pub struct CoreArgs {
     /// under limits); apart from the ingestion workers.
     #[arg(long, env = "SAIL_RECEIPT_WORKERS", default_value_t = 1)]
     pub receipt_workers: usize,
+    /// Seconds one receipt reading may take before its process is killed
+    /// and the receipt is `unreadable` with `timeout`.
+    #[arg(long, env = "SAIL_RECEIPT_TIMEOUT_S", default_value_t = 30)]
+    pub receipt_timeout_s: u64,
     #[command(flatten)]
     pub encryption: EncryptionArgs,
 }
@@ -143,6 +147,10 @@ impl CoreArgs {
             trusted_gateways: self.trusted_gateways.clone(),
             redis_url: self.redis_url.clone(),
             receipt_workers: self.receipt_workers,
+            receipt_reader: core_grpc::receipt_reader::ReaderSettings {
+                timeout: Duration::from_secs(self.receipt_timeout_s.max(1)),
+                ..core_grpc::receipt_reader::ReaderSettings::this_binary()
+            },
             // Replaced by the operator's keyring before the core starts
             // (`encryption::keyring`).
             ..core_grpc::CoreConfig::default()

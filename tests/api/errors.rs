@@ -143,6 +143,40 @@ async fn request_ids_are_generated_or_echoed() {
     assert_eq!(mine.headers()["request-id"], "req-partner-123");
     let failed = app.client.get(app.url("/nope")).header("Request-Id", "req-err-1").send().await.unwrap();
     assert_eq!(failed.headers()["request-id"], "req-err-1", "errors carry it too");
+
+    // An id that could forge a log field is refused, never echoed or logged.
+    for forged in ["req 1 status=200", "req\"1", "req\\x1b"] {
+        let reply = Reply::from(
+            app.client.get(app.url("/users")).bearer_auth(&key).header("Request-Id", forged).send().await.unwrap(),
+        )
+        .await;
+        reply.assert_error(400, "invalid_request", Some("Request-Id"));
+        assert_ne!(reply.headers["request-id"], forged);
+    }
+    // A direct gRPC caller's forged id is replaced by one the core makes.
+    let mut users =
+        sail_api::pb::users_client::UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::ListUsersRequest::default());
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    request.metadata_mut().insert("request-id", "a b=c".parse().unwrap());
+    let answered = users.list_users(request).await.unwrap();
+    let echoed = answered.metadata().get("request-id").unwrap().to_str().unwrap();
+    assert!(sail_api::required::is_usable_request_id(echoed.as_bytes()) && echoed != "a b=c", "{echoed}");
+}
+
+#[tokio::test]
+async fn hosted_page_lookups_are_limited_per_client_address() {
+    let core = CoreConfig { unauthenticated_rps: 2, ..Options::default().core };
+    let app = TestApp::spawn_with(Options { core, ..Default::default() }).await;
+    let page = format!("{}/hosted/hst_{}", app.http_root, "x".repeat(43));
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(app.client.get(&page).send().await.unwrap());
+    }
+    assert_eq!(statuses[0].status(), 410, "an unknown session is gone, as ever");
+    let limited = statuses.last().unwrap();
+    assert_eq!(limited.status(), 429, "guessing session URLs is limited");
+    assert_eq!(limited.headers()["retry-after"], "1");
 }
 
 #[tokio::test]
@@ -212,6 +246,16 @@ async fn control_characters_are_refused_before_anything_is_stored() {
     ]});
     let path = format!("/users/{user}/connections/{connection}/transactions");
     app.post(&key, &path, rows).await.assert_error(400, "invalid_request", Some("transactions.1.description"));
+    // C1 controls (U+0080 to U+009F: NEL, CSI…) are control characters too.
+    let c1 = json!({"transactions": [
+        {"external_transaction_id": "c1", "date": "2026-11-01", "amount": 5, "description": "CVS\u{9b}31mPHARMACY"},
+    ]});
+    app.post(&key, &path, c1).await.assert_error(400, "invalid_request", Some("transactions.0.description"));
+    app.post(&key, "/users", json!({"external_user_id": "nel-\u{85}-x"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("external_user_id"),
+    );
     assert_eq!(app.get(&key, &format!("/users/{user}/expenses")).await.body["pagination"]["total"], 0);
     assert_eq!(app.get(&key, "/events").await.body["pagination"]["total"], 0, "no job was queued");
     // Tabs and line breaks are text.
@@ -225,7 +269,7 @@ async fn control_characters_are_refused_before_anything_is_stored() {
         sail_api::pb::users_client::UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
     let mut request = tonic::Request::new(sail_api::pb::CreateUserRequest {
         external_user_id: "g".into(),
-        first_name: Some("Ja\u{7}ne".into()),
+        first_name: Some("Ja\u{9f}ne".into()),
         ..Default::default()
     });
     request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
@@ -425,6 +469,41 @@ async fn requests_without_a_valid_key_are_limited_per_client_address() {
     assert_eq!(codes.last(), Some(&tonic::Code::ResourceExhausted), "{codes:?}");
     let elsewhere = list_users_code(&app.grpc_addr, &unknown, Some("203.0.113.7")).await;
     assert_eq!(elsewhere, tonic::Code::Unauthenticated, "another client's budget");
+}
+
+#[tokio::test]
+async fn a_junk_flood_from_a_partners_own_address_never_refuses_its_valid_calls() {
+    // Keys are re-read every 20 ms, so most of the partner's calls find its
+    // key uncached: exactly the calls that used to be charged to the
+    // address (a shared proxy, NAT or load balancer) that the junk empties.
+    let core = CoreConfig { unauthenticated_rps: 2, key_cache_ttl: Duration::from_millis(20), ..Options::default().core };
+    let app = TestApp::spawn_with(Options { core, ..Default::default() }).await;
+    let (_, key) = app.partner_key("expenses").await;
+    let flooding = std::sync::atomic::AtomicBool::new(true);
+    let junk = async {
+        let mut refused = 0;
+        let mut n = 0u32;
+        while flooding.load(std::sync::atomic::Ordering::Relaxed) {
+            // A new wrong key each time: none is remembered as refused.
+            let reply = app.get(&format!("sk_{:0>40}", n), "/users").await;
+            n += 1;
+            refused += usize::from(reply.status == 429);
+        }
+        refused
+    };
+    let valid = async {
+        let mut statuses = Vec::new();
+        for _ in 0..150 {
+            statuses.push(app.get(&key, "/users").await.status);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        flooding.store(false, std::sync::atomic::Ordering::Relaxed);
+        statuses
+    };
+    let (refused, statuses) = tokio::join!(junk, valid);
+    assert!(refused > 10, "the junk was limited ({refused} refused)");
+    let failed: Vec<&u16> = statuses.iter().filter(|s| **s != 200).collect();
+    assert!(failed.is_empty(), "the partner's valid calls were refused: {failed:?}");
 }
 
 /// The Redis the fleet-wide rate-limit tests use (these machines run one).

@@ -14,6 +14,7 @@ mod directory;
 mod errors;
 mod expenses;
 mod fairness;
+mod hostile_files;
 mod grpc;
 mod hosted_sessions;
 mod idempotency;

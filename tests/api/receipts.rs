@@ -14,7 +14,7 @@ use tonic_types::StatusExt;
 use crate::helpers::{Options, Reply, TestApp, eventually};
 
 /// A partner key for receipts, a user and an external connection.
-async fn setup(app: &TestApp) -> (String, String, String) {
+pub(crate) async fn setup(app: &TestApp) -> (String, String, String) {
     let (_, key) = app.partner_key("expenses,ingest,connections").await;
     let user_id = app.create_user(&key, "receipts-user").await;
     let connection_id = app.external_connection(&key, &user_id).await;
@@ -22,7 +22,7 @@ async fn setup(app: &TestApp) -> (String, String, String) {
 }
 
 /// Pushes purchases and returns their expenses, in order.
-async fn push(app: &TestApp, key: &str, user_id: &str, connection_id: &str, rows: &[(&str, i64, &str)]) -> Vec<Value> {
+pub(crate) async fn push(app: &TestApp, key: &str, user_id: &str, connection_id: &str, rows: &[(&str, i64, &str)]) -> Vec<Value> {
     let transactions: Vec<Value> = rows
         .iter()
         .enumerate()
@@ -54,14 +54,14 @@ async fn push(app: &TestApp, key: &str, user_id: &str, connection_id: &str, rows
         .collect()
 }
 
-async fn upload(app: &TestApp, key: &str, user_id: &str, expense_id: &str, name: &str, bytes: Vec<u8>) -> Reply {
+pub(crate) async fn upload(app: &TestApp, key: &str, user_id: &str, expense_id: &str, name: &str, bytes: Vec<u8>) -> Reply {
     let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_string());
     let form = reqwest::multipart::Form::new().part("file", part);
     let url = app.url(&format!("/users/{user_id}/expenses/{expense_id}/receipts"));
     Reply::from(app.client.post(url).bearer_auth(key).multipart(form).send().await.unwrap()).await
 }
 
-async fn wait_read(app: &TestApp, key: &str, user_id: &str, expense_id: &str, receipt_id: &str) -> Value {
+pub(crate) async fn wait_read(app: &TestApp, key: &str, user_id: &str, expense_id: &str, receipt_id: &str) -> Value {
     let path = format!("/users/{user_id}/expenses/{expense_id}/receipts/{receipt_id}");
     eventually("the receipt to be read", Duration::from_secs(60), || async {
         let reply = app.get(key, &path).await;
