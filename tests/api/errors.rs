@@ -476,7 +476,8 @@ async fn a_junk_flood_from_a_partners_own_address_never_refuses_its_valid_calls(
     // Keys are re-read every 20 ms, so most of the partner's calls find its
     // key uncached: exactly the calls that used to be charged to the
     // address (a shared proxy, NAT or load balancer) that the junk empties.
-    let core = CoreConfig { unauthenticated_rps: 2, key_cache_ttl: Duration::from_millis(20), ..Options::default().core };
+    let core =
+        CoreConfig { unauthenticated_rps: 2, key_cache_ttl: Duration::from_millis(20), ..Options::default().core };
     let app = TestApp::spawn_with(Options { core, ..Default::default() }).await;
     let (_, key) = app.partner_key("expenses").await;
     let flooding = std::sync::atomic::AtomicBool::new(true);

@@ -40,7 +40,8 @@ async fn reading_jobs(app: &TestApp, user_id: &str) -> Vec<job::Model> {
 
 /// `count` needs_review purchases (pharmacy baskets) of one user; their expense ids.
 async fn expenses_in_review(app: &TestApp, key: &str, user: &str, connection: &str, count: usize) -> Vec<String> {
-    let rows: Vec<(&str, i64, &str)> = (0..count).map(|n| ("CVS/PHARMACY #04562", 1000 + n as i64, "2026-11-02")).collect();
+    let rows: Vec<(&str, i64, &str)> =
+        (0..count).map(|n| ("CVS/PHARMACY #04562", 1000 + n as i64, "2026-11-02")).collect();
     let expenses = push(app, key, user, connection, &rows).await;
     assert!(expenses.iter().all(|e| e["status"] == "needs_review"));
     expenses.iter().map(|e| e["id"].as_str().unwrap().to_string()).collect()
@@ -56,9 +57,12 @@ async fn hostile_files_are_unreadable_with_their_reason_and_hold_up_no_one() {
         ("a form that draws itself", hostile::self_referencing_form(), "self.pdf", &["file_too_complex"]),
         ("200,000 nested arrays", hostile::nested_arrays(200_000), "arrays.pdf", &["file_too_complex"]),
         ("200,000 nested dictionaries", hostile::nested_dictionaries(200_000), "dicts.pdf", &["file_too_complex"]),
-        ("200,000 nested arrays of content", hostile::nested_content_arrays(200_000), "content.pdf", &[
-            "file_too_complex",
-        ]),
+        (
+            "200,000 nested arrays of content",
+            hostile::nested_content_arrays(200_000),
+            "content.pdf",
+            &["file_too_complex"],
+        ),
         // 64 MiB inflated per page, 100 pages: out of time or out of memory.
         ("a compression bomb", hostile::compression_bomb(64, 100), "bomb.pdf", &["timeout", "file_too_complex"]),
         ("a 400-megapixel PNG", hostile::pixel_flood_png(20_000, 20_000), "flood.png", &["file_too_complex"]),

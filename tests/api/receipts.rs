@@ -22,7 +22,13 @@ pub(crate) async fn setup(app: &TestApp) -> (String, String, String) {
 }
 
 /// Pushes purchases and returns their expenses, in order.
-pub(crate) async fn push(app: &TestApp, key: &str, user_id: &str, connection_id: &str, rows: &[(&str, i64, &str)]) -> Vec<Value> {
+pub(crate) async fn push(
+    app: &TestApp,
+    key: &str,
+    user_id: &str,
+    connection_id: &str,
+    rows: &[(&str, i64, &str)],
+) -> Vec<Value> {
     let transactions: Vec<Value> = rows
         .iter()
         .enumerate()
@@ -54,7 +60,14 @@ pub(crate) async fn push(app: &TestApp, key: &str, user_id: &str, connection_id:
         .collect()
 }
 
-pub(crate) async fn upload(app: &TestApp, key: &str, user_id: &str, expense_id: &str, name: &str, bytes: Vec<u8>) -> Reply {
+pub(crate) async fn upload(
+    app: &TestApp,
+    key: &str,
+    user_id: &str,
+    expense_id: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> Reply {
     let part = reqwest::multipart::Part::bytes(bytes).file_name(name.to_string());
     let form = reqwest::multipart::Form::new().part("file", part);
     let url = app.url(&format!("/users/{user_id}/expenses/{expense_id}/receipts"));
