@@ -75,23 +75,31 @@ fn read_pdf(bytes: &[u8]) -> Outcome {
 
 /// Checks an image's size from its header, then runs Tesseract on it.
 fn read_image(bytes: &[u8]) -> Outcome {
-    let size = match imagesize::blob_size(bytes) {
-        Ok(size) => size,
-        Err(_) => return Outcome::unreadable("ocr_failed", "The image could not be decoded."),
-    };
-    let pixels = (size.width as u64).saturating_mul(size.height as u64);
-    if pixels > MAX_IMAGE_PIXELS || size.width == 0 || size.height == 0 {
-        return Outcome::unreadable(
-            "file_too_complex",
-            format!(
-                "The image is {} x {} pixels; Sail reads images of at most {} megapixels.",
-                size.width,
-                size.height,
+    match image_size(bytes) {
+        Ok(_) => ocr(bytes),
+        Err(why) => Outcome::Unreadable(why),
+    }
+}
+
+/// An image's width and height from its header alone, if Sail reads images
+/// that large: at most [`MAX_IMAGE_PIXELS`], neither side zero. Nothing is
+/// decoded.
+pub fn image_size(bytes: &[u8]) -> Result<(u32, u32), Unreadable> {
+    let size = imagesize::blob_size(bytes).map_err(|_| Unreadable {
+        code: "ocr_failed".to_string(),
+        message: "The image could not be decoded.".to_string(),
+    })?;
+    let (width, height) = (size.width as u64, size.height as u64);
+    if width.saturating_mul(height) > MAX_IMAGE_PIXELS || width == 0 || height == 0 {
+        return Err(Unreadable {
+            code: "file_too_complex".to_string(),
+            message: format!(
+                "The image is {width} x {height} pixels; Sail reads images of at most {} megapixels.",
                 MAX_IMAGE_PIXELS / 1_000_000
             ),
-        );
+        });
     }
-    ocr(bytes)
+    Ok((width as u32, height as u32))
 }
 
 /// OCR through the `tesseract` command (Debian's `tesseract-ocr`), page

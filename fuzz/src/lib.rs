@@ -1,0 +1,2 @@
+//! The fuzz targets as a library, so each `src/bin/` program is one line.
+include!("targets.rs");
