@@ -83,7 +83,8 @@ pub struct CoreArgs {
     /// Lifetime of a hosted-session URL in seconds.
     #[arg(long, env = "SAIL_HOSTED_SESSION_TTL_S", default_value_t = 1800)]
     pub hosted_session_ttl_s: u64,
-    /// Background workers (jobs, webhook deliveries) in a core process.
+    /// Background workers for ingestion and syncs in a core process; 0
+    /// serves the API only (no deliveries, no receipt reading either).
     #[arg(long, env = "SAIL_WORKERS", default_value_t = 2)]
     pub workers: usize,
     /// How long a worker's claim on a job holds; a crashed worker's jobs are

@@ -56,7 +56,8 @@ pub struct CoreConfig {
     pub webhook_retry_max_age: Duration,
     /// Lifetime of a hosted-session URL.
     pub hosted_session_ttl: Duration,
-    /// Background workers claiming jobs in this process.
+    /// Background workers claiming ingestion and sync jobs in this process;
+    /// 0 makes an API-only core that runs no background work at all.
     pub workers: usize,
     /// How long a worker's claim on a job holds; a worker that dies holding
     /// one leaves the job to another worker after this.

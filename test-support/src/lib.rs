@@ -46,27 +46,39 @@ pub const READER_ENV: &str = "SAIL_TEST_RECEIPT_READER";
 /// stale.
 pub fn receipt_reader() -> ReaderSettings {
     static PROGRAM: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    let program = PROGRAM.get_or_init(|| {
-        if let Some(program) = std::env::var_os(READER_ENV) {
-            return program.into();
-        }
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
-        let built = std::process::Command::new(cargo)
-            .args(["build", "-q", "-p", "sail-receipt-reader", "--bin", "sail-receipt-reader"])
-            .args(["--message-format", "json-render-diagnostics"])
-            .current_dir(workspace)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .expect("run cargo to build sail-receipt-reader");
-        assert!(built.status.success(), "building sail-receipt-reader failed");
-        String::from_utf8_lossy(&built.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .find_map(|message| message["executable"].as_str().map(std::path::PathBuf::from))
-            .expect("cargo named the sail-receipt-reader executable")
-    });
-    ReaderSettings::program(program.clone(), Vec::new())
+    ReaderSettings::program(PROGRAM.get_or_init(|| build_receipt_reader(false)).clone(), Vec::new())
+}
+
+/// [`receipt_reader`] built optimised, for benchmarks that compare it with
+/// reading in process.
+pub fn receipt_reader_release() -> ReaderSettings {
+    static PROGRAM: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ReaderSettings::program(PROGRAM.get_or_init(|| build_receipt_reader(true)).clone(), Vec::new())
+}
+
+fn build_receipt_reader(release: bool) -> std::path::PathBuf {
+    if let Some(program) = std::env::var_os(READER_ENV) {
+        return program.into();
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let mut command = std::process::Command::new(cargo);
+    command.args(["build", "-q", "-p", "sail-receipt-reader", "--bin", "sail-receipt-reader"]);
+    if release {
+        command.arg("--release");
+    }
+    let built = command
+        .args(["--message-format", "json-render-diagnostics"])
+        .current_dir(workspace)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("run cargo to build sail-receipt-reader");
+    assert!(built.status.success(), "building sail-receipt-reader failed");
+    String::from_utf8_lossy(&built.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find_map(|message| message["executable"].as_str().map(std::path::PathBuf::from))
+        .expect("cargo named the sail-receipt-reader executable")
 }
 
 /// A database of this test's own, removed when the test ends.
