@@ -8,7 +8,9 @@
 use std::time::Duration;
 
 use entities::job;
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set, UpdateMany,
+};
 
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
@@ -134,36 +136,39 @@ pub fn exhausted(claimed: &job::Model) -> bool {
     claimed.attempts > MAX_ATTEMPTS
 }
 
+/// An update of `claimed` that applies only while this worker still holds
+/// it: the job is processing, under the claim that counted this attempt.
+fn while_held(claimed: &job::Model) -> UpdateMany<job::Entity> {
+    job::Entity::update_many()
+        .filter(job::Column::Id.eq(&claimed.id))
+        .filter(job::Column::Status.eq(JobStatus::Processing))
+        .filter(job::Column::Attempts.eq(claimed.attempts))
+}
+
+/// Runs `update` in a write transaction of its own; the rows it changed.
+async fn write_alone(db: &DatabaseConnection, update: UpdateMany<job::Entity>) -> Result<u64, CoreError> {
+    let txn = begin_write(db).await?;
+    let changed = update.exec(&*txn).await?.rows_affected;
+    txn.commit().await?;
+    Ok(changed)
+}
+
 /// Extends the lease of a job this worker still holds, while it runs;
 /// false when the claim was lost.
 pub async fn extend_lease(db: &DatabaseConnection, claimed: &job::Model, lease: Duration) -> Result<bool, CoreError> {
     let until = time::now().timestamp_millis() + lease.as_millis() as i64;
-    let txn = begin_write(db).await?;
-    let result = job::Entity::update_many()
-        .col_expr(job::Column::LeaseUntilMs, Some(until).into())
-        .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Status.eq(JobStatus::Processing))
-        .filter(job::Column::Attempts.eq(claimed.attempts))
-        .exec(&*txn)
-        .await?;
-    txn.commit().await?;
-    Ok(result.rows_affected == 1)
+    let update = while_held(claimed).col_expr(job::Column::LeaseUntilMs, Some(until).into());
+    Ok(write_alone(db, update).await? == 1)
 }
 
 /// Hands a job this worker holds back to the queue without counting the
 /// attempt: the worker is stopping, and the job did not fail.
 pub async fn release(db: &DatabaseConnection, claimed: &job::Model) -> Result<(), CoreError> {
-    let txn = begin_write(db).await?;
-    job::Entity::update_many()
+    let update = while_held(claimed)
         .col_expr(job::Column::Status, JobStatus::Queued.into())
         .col_expr(job::Column::Attempts, (claimed.attempts - 1).max(0).into())
-        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
-        .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Status.eq(JobStatus::Processing))
-        .filter(job::Column::Attempts.eq(claimed.attempts))
-        .exec(&*txn)
-        .await?;
-    txn.commit().await?;
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
+    write_alone(db, update).await?;
     Ok(())
 }
 
@@ -194,7 +199,7 @@ pub async fn complete_with_failures(
     } else {
         Some(serde_json::to_string(failures).map_err(|err| CoreError::Internal(err.to_string()))?)
     };
-    let result = job::Entity::update_many()
+    let result = while_held(claimed)
         .col_expr(job::Column::Status, JobStatus::Completed.into())
         .col_expr(job::Column::Processed, processed.into())
         .col_expr(job::Column::Failed, (failures.len() as i32).into())
@@ -202,9 +207,6 @@ pub async fn complete_with_failures(
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
         .col_expr(job::Column::Payload, Option::<String>::None.into())
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())
-        .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Status.eq(JobStatus::Processing))
-        .filter(job::Column::Attempts.eq(claimed.attempts))
         .exec(db)
         .await?;
     if result.rows_affected == 1 {
@@ -222,16 +224,11 @@ pub fn may_retry(claimed: &job::Model) -> bool {
 
 /// Records a failed attempt that leaves another: back to `queued`.
 pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error: &str) -> Result<(), CoreError> {
-    let txn = begin_write(db).await?;
-    job::Entity::update_many()
+    let update = while_held(claimed)
         .col_expr(job::Column::Status, JobStatus::Queued.into())
         .col_expr(job::Column::LastError, Some(error.to_string()).into())
-        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
-        .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Attempts.eq(claimed.attempts))
-        .exec(&*txn)
-        .await?;
-    txn.commit().await?;
+        .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into());
+    write_alone(db, update).await?;
     Ok(())
 }
 
@@ -239,14 +236,11 @@ pub async fn record_failure(db: &DatabaseConnection, claimed: &job::Model, error
 /// transaction (which also records what the failure tells the partner);
 /// false when this worker no longer holds it.
 pub async fn fail_for_good(db: &impl ConnectionTrait, claimed: &job::Model, cause: &str) -> Result<bool, CoreError> {
-    let result = job::Entity::update_many()
+    let result = while_held(claimed)
         .col_expr(job::Column::Status, JobStatus::Failed.into())
         .col_expr(job::Column::LastError, Some(cause.to_string()).into())
         .col_expr(job::Column::LeaseUntilMs, Option::<i64>::None.into())
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())
-        .filter(job::Column::Id.eq(&claimed.id))
-        .filter(job::Column::Status.eq(JobStatus::Processing))
-        .filter(job::Column::Attempts.eq(claimed.attempts))
         .exec(db)
         .await?;
     Ok(result.rows_affected == 1)
