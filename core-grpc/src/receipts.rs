@@ -250,6 +250,19 @@ pub async fn run_read_job(
     let bytes = keyring.open_bytes(columns::RECEIPT_CONTENT, &found.id, &found.content)?;
     let text = extract_text(reader, &found.content_type, bytes).await?;
 
+    // Text with neither a total nor an item line is no receipt Sail can
+    // read (a photo of something else, or too unclear for OCR).
+    let text = text.and_then(|text| {
+        let parsed = receipts::parse(&text);
+        if parsed.total_minor.is_none() && parsed.lines.is_empty() {
+            Err(Unreadable {
+                code: "no_receipt_lines".to_string(),
+                message: "Neither a total nor an item line could be read: this may not be a receipt, or the image is too unclear.".to_string(),
+            })
+        } else {
+            Ok(text)
+        }
+    });
     let txn = begin_write(db).await?;
     record_reading(&txn, engine, &found, text).await?;
     jobs::complete(&*txn, claimed, 1).await?;

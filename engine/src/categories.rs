@@ -42,6 +42,14 @@ pub const CATEGORIES: &[(&str, &str)] = &[
     ("travel", "4111/4121/4511/7011: transportation and lodging"),
     ("personal_care", "7230/7297/7298/5977: beauty, spas and cosmetics"),
     ("digital_goods", "digital goods and subscriptions"),
+    ("groceries", "5411/5499: groceries, snacks and beverages"),
+    ("alcohol_and_tobacco", "5921/5993: alcohol and tobacco"),
+    ("household", "5719/5200: household goods, paper and cleaning"),
+    ("apparel", "5651/5661/5944: apparel, footwear and jewelry"),
+    ("electronics", "5732/5722: electronics and appliances"),
+    ("toys_and_gifts", "5945/5947: toys, cards and seasonal goods"),
+    ("books_and_magazines", "5942/5994: books and magazines"),
+    ("pet_supplies", "5995: pet food and supplies"),
     ("general", "other purchases"),
 ];
 

@@ -42,7 +42,7 @@ pub mod aliases;
 pub mod categories;
 #[cfg(feature = "evaluation")]
 pub mod evaluation;
-pub mod items;
+pub mod lexicon;
 pub mod normalize;
 pub mod receipts;
 pub mod reference;
@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use self::aliases::{ALIASES, AliasTarget};
-use self::items::ITEM_KEYWORDS;
+use self::lexicon::ItemLexicon;
 use self::normalize::{canonical_words, normalize};
 use self::signals::{KEYWORDS, NonMedical, Signal};
 use crate::reference::ReferenceError;
@@ -341,8 +341,8 @@ pub struct Engine {
     targets: Vec<Target>,
     known: Vec<KnownMerchant>,
     vocabulary: Vocabulary,
-    /// Item keywords (`items::ITEM_KEYWORDS`), stems included.
-    items: Matcher,
+    /// What receipt and order lines name (`lexicon`).
+    items: &'static ItemLexicon,
     mccs: HashMap<String, MccRule>,
 }
 
@@ -456,7 +456,7 @@ fn describe_category(category: &str) -> String {
 pub fn known_aliases() -> Result<Vec<String>, EngineError> {
     let mut out: Vec<String> = ALIASES.iter().map(|(alias, _)| alias.to_string()).collect();
     out.extend(KEYWORDS.iter().map(|(keyword, _)| keyword.to_string()));
-    out.extend(ITEM_KEYWORDS.iter().map(|(keyword, ..)| keyword.to_string()));
+    out.extend(ItemLexicon::shared()?.terms().iter().filter(|t| t.curated).map(|t| t.term.clone()));
     for (_, aliases) in knowledge()? {
         out.extend(aliases);
     }
@@ -526,10 +526,7 @@ impl Engine {
             targets,
             known,
             vocabulary: Vocabulary::new()?,
-            items: Matcher::with_stems(
-                &ITEM_KEYWORDS.iter().map(|(k, ..)| k.to_string()).collect::<Vec<_>>(),
-                ITEM_KEYWORDS.iter().map(|(.., whole)| *whole).collect(),
-            )?,
+            items: ItemLexicon::shared()?,
             mccs,
         })
     }
@@ -547,11 +544,8 @@ impl Engine {
     /// Classifies one item line by its words (receipt lines, store orders),
     /// with the category it falls in; None when no item word matches.
     pub fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {
-        let words = canonical_words(description);
-        self.items
-            .find(&words)
-            .max_by_key(|(index, start, end)| (ITEM_KEYWORDS[*index].3, end - start))
-            .map(|(index, ..)| (ITEM_KEYWORDS[index].1, ITEM_KEYWORDS[index].2))
+        let items: &'static ItemLexicon = self.items;
+        items.classify(description).map(|term| (term.outcome, term.category.as_str()))
     }
 
     pub fn adjudicate(&self, purchase: &Purchase<'_>) -> Adjudication {

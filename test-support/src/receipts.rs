@@ -358,16 +358,29 @@ pub fn cases() -> Vec<ReceiptCase> {
         "ineligible",
         Some(0),
     );
-    // A line no rule knows: the expense still needs a person.
+    // A line no rule knows (a department code and a number): the expense
+    // still needs a person.
     case(
         "walgreens unknown",
         "WALGREENS #1234",
         "2026-11-18",
         vec!["Walgreens #1234", "11/18/2026"],
-        vec![("IBUPROFEN 200MG", 899), ("PHONE CHARGER USB", 1499)],
+        vec![("IBUPROFEN 200MG", 899), ("DEPT 12 4412", 1499)],
         0,
         "needs_review",
         None,
+    );
+    // A known non-medical line beside a medicine: the basket clears, the
+    // medicine's share eligible (the product lexicon knows chargers).
+    case(
+        "walgreens charger",
+        "WALGREENS #1234",
+        "2026-11-18",
+        vec!["Walgreens #1234", "11/18/2026"],
+        vec![("IBUPROFEN 200MG", 899), ("PHONE CHARGER USB", 1499)],
+        0,
+        "eligible",
+        Some(899),
     );
     case(
         "target unknown",

