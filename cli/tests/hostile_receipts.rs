@@ -97,6 +97,14 @@ fn readers_of(pid: u32) -> Vec<u32> {
     found
 }
 
+/// Whether process `pid` has ended: gone, or a zombie not yet reaped.
+fn dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("Z"),
+    }
+}
+
 struct Api {
     client: reqwest::Client,
     base: String,
@@ -242,7 +250,13 @@ fn hostile_receipts_leave_the_server_up_and_small_and_a_stop_kills_the_reading()
     assert!(status.success(), "{status:?}");
     println!("stopped {:?} after SIGTERM with a reading running", stopping.elapsed());
     for reader in readers {
-        assert!(!std::path::Path::new(&format!("/proc/{reader}")).exists(), "the reading {reader} outlived the server");
+        // Dead means gone, or a zombie waiting for init to reap it (its
+        // parent, the server, is gone).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !dead(reader) {
+            assert!(Instant::now() < deadline, "the reading {reader} outlived the server");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
     let job = runtime.block_on(async {
         use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
