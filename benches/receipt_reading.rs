@@ -52,11 +52,7 @@ fn main() {
         let files: Vec<(Vec<u8>, &'static str, &sail_test_support::receipts::ReceiptCase)> = fixtures
             .iter()
             .filter_map(|case| {
-                let content_type = match kind {
-                    FileKind::Text => "text/plain",
-                    FileKind::Pdf => "application/pdf",
-                    FileKind::Png => "image/png",
-                };
+                let content_type = kind.content_type();
                 render(kind, &case.receipt).map(|bytes| (bytes, content_type, case))
             })
             .collect();
@@ -66,7 +62,7 @@ fn main() {
         }
         let ways: &[bool] = if kind == FileKind::Text { &[false] } else { &[false, true] };
         for &isolated in ways {
-            let rounds = if kind == FileKind::Png { 1 } else { rounds() * 20 };
+            let rounds = if matches!(kind, FileKind::Png | FileKind::Photo) { 1 } else { rounds() * 20 };
             let started = Instant::now();
             let mut read = 0u64;
             let mut unreadable = 0u64;

@@ -80,6 +80,24 @@ pub struct ItemLexicon {
     phrases: HashMap<String, usize>,
     /// Terms whose last word may run on: (words, index).
     stems: Vec<(Vec<String>, usize)>,
+    /// Single words of six letters or more, by every form with one letter
+    /// left out (and as they are): a word OCR misread by one letter is
+    /// found by the forms the two share (the symmetric-delete method).
+    /// None where two terms of different outcomes share a form.
+    near: HashMap<String, Option<usize>>,
+}
+
+/// Letters a word needs before a one-letter misreading of it is trusted.
+const NEAR_MIN_LETTERS: usize = 6;
+
+/// `word` and every form of it with one letter left out.
+fn one_letter_out(word: &str) -> impl Iterator<Item = String> + '_ {
+    std::iter::once(word.to_string()).chain(word.char_indices().map(|(at, c)| {
+        let mut form = String::with_capacity(word.len());
+        form.push_str(&word[..at]);
+        form.push_str(&word[at + c.len_utf8()..]);
+        form
+    }))
 }
 
 fn rows<T: serde::de::DeserializeOwned>(file: &'static str, text: &str) -> Result<Vec<T>, EngineError> {
@@ -181,7 +199,22 @@ impl ItemLexicon {
             }
         }
         phrases.extend(cuts.into_iter().filter_map(|(cut, index)| index.map(|i| (cut, i))));
-        Ok(ItemLexicon { terms, phrases, stems })
+        let mut near: HashMap<String, Option<usize>> = HashMap::new();
+        for (index, term) in terms.iter().enumerate() {
+            if term.term.contains(' ') || term.term.len() < NEAR_MIN_LETTERS || !term.term.is_ascii() {
+                continue;
+            }
+            for form in one_letter_out(&term.term) {
+                near.entry(form)
+                    .and_modify(|found| {
+                        if found.is_some_and(|other| terms[other].outcome != term.outcome) {
+                            *found = None;
+                        }
+                    })
+                    .or_insert(Some(index));
+            }
+        }
+        Ok(ItemLexicon { terms, phrases, stems, near })
     }
 
     /// How many terms it holds.
@@ -203,20 +236,22 @@ impl ItemLexicon {
     pub fn classify(&self, description: &str) -> Option<&ItemTerm> {
         let canonical = canonical_words(description);
         let words: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty()).collect();
+        // (priority, span, index): the highest priority, then the longest
+        // span, then the term listed first.
         let mut best: Option<(u8, usize, usize)> = None;
-        let mut consider = |index: usize, span: usize| {
-            let key = (self.terms[index].priority, span, usize::MAX - index);
-            if best.is_none_or(|(p, s, i)| key > (p, s, usize::MAX - i)) {
-                best = Some((key.0, key.1, index));
+        let mut consider = |best: &mut Option<(u8, usize, usize)>, index: usize, span: usize| {
+            let priority = self.terms[index].priority;
+            if best.is_none_or(|(p, s, i)| (priority, span, std::cmp::Reverse(index)) > (p, s, std::cmp::Reverse(i))) {
+                *best = Some((priority, span, index));
             }
         };
         for start in 0..words.len() {
             for span in 1..=MAX_WORDS.min(words.len() - start) {
                 let phrase = words[start..start + span].join(" ");
                 if let Some(&index) = self.phrases.get(&phrase) {
-                    consider(index, span);
+                    consider(&mut best, index, span);
                 } else if let Some(&index) = singulars(&phrase).iter().find_map(|s| self.phrases.get(s)) {
-                    consider(index, span);
+                    consider(&mut best, index, span);
                 }
             }
             for (stem, index) in &self.stems {
@@ -225,7 +260,19 @@ impl ItemLexicon {
                     && words[start..start + n - 1].iter().zip(stem).all(|(w, s)| w == s)
                     && words[start + n - 1].starts_with(stem[n - 1].as_str())
                 {
-                    consider(*index, n);
+                    consider(&mut best, *index, n);
+                }
+            }
+        }
+        if best.is_none() {
+            // No word of the line is known as it is: a word OCR misread by
+            // one letter (a letter wrong, missing or extra) finds its term.
+            for word in words.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS && w.is_ascii()) {
+                let mut found = one_letter_out(word).filter_map(|form| self.near.get(&form).copied().flatten());
+                if let Some(index) = found.next()
+                    && found.all(|other| self.terms[other].outcome == self.terms[index].outcome)
+                {
+                    consider(&mut best, index, 1);
                 }
             }
         }
@@ -295,6 +342,16 @@ mod tests {
         assert_eq!(classify("ACETAMIN ER").map(|c| c.0), Some(Outcome::Eligible));
         // Five letters are too few to be sure of a word.
         assert_eq!(classify("ACETA XR"), None);
+    }
+
+    #[test]
+    fn a_word_misread_by_one_letter_is_found_when_nothing_else_is() {
+        // OCR: a letter wrong, missing, extra.
+        assert_eq!(classify("IBUPR0FEN 200MG").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("LORATADNE 10MG").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("ACETAMINOPHENN").map(|c| c.0), Some(Outcome::Eligible));
+        // Two letters off is another word, not a misreading.
+        assert_eq!(classify("IBXPR0FEN"), None);
     }
 
     #[test]

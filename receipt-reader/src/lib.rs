@@ -73,12 +73,87 @@ fn read_pdf(bytes: &[u8]) -> Outcome {
     }
 }
 
-/// Checks an image's size from its header, then runs Tesseract on it.
+/// Checks an image's size from its header, prepares it as receipt readers
+/// do (`prepare`), then runs Tesseract on it.
 fn read_image(bytes: &[u8]) -> Outcome {
-    match image_size(bytes) {
-        Ok(_) => ocr(bytes),
-        Err(why) => Outcome::Unreadable(why),
+    if let Err(why) = image_size(bytes) {
+        return Outcome::Unreadable(why);
     }
+    match prepare(bytes) {
+        Some(prepared) => ocr(&prepared),
+        None => Outcome::unreadable("ocr_failed", "The image could not be decoded."),
+    }
+}
+
+/// An image shorter than this is enlarged half again before OCR: its text
+/// is small (a receipt across a phone photo's width is 1,500 pixels or more).
+const SMALL_IMAGE_HEIGHT: u32 = 1600;
+/// The skew searched for and corrected, either way, in degrees.
+const MAX_SKEW_DEGREES: f32 = 5.0;
+
+/// A photo prepared for OCR, as a PNG: grayscale; straightened by the angle
+/// whose rows of dark pixels are most distinct (a projection profile, the
+/// classic deskew); a 3x3 median filter against sensor noise and JPEG
+/// speckle; and, when small, enlarged half again (Lanczos). None when the
+/// image does not decode (its size was checked before).
+///
+/// Chosen by measurement on 26 generated phone photos (docs/receipts.md,
+/// "Photos"): every amount of a receipt read right for 6 of 26 receipts as
+/// they came, 13 of 26 prepared this way; binarising before Tesseract (a
+/// global or an adaptive threshold) and doubling the size both made it
+/// worse, so Tesseract keeps its own thresholding.
+pub fn prepare(bytes: &[u8]) -> Option<Vec<u8>> {
+    use image::{ImageEncoder, Luma, imageops};
+    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+
+    let mut gray = image::load_from_memory(bytes).ok()?.to_luma8();
+    let angle = skew_degrees(&gray);
+    if angle != 0.0 {
+        let background = Luma([imageproc::contrast::otsu_level(&gray).max(200)]);
+        gray = rotate_about_center(&gray, -angle.to_radians(), Interpolation::Bilinear, Border::Constant(background));
+    }
+    let mut prepared = imageproc::filter::median_filter(&gray, 1, 1);
+    if prepared.height() < SMALL_IMAGE_HEIGHT {
+        let (width, height) = (prepared.width() * 3 / 2, prepared.height() * 3 / 2);
+        prepared = imageops::resize(&prepared, width, height, imageops::FilterType::Lanczos3);
+    }
+    let mut out = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut out)
+        .write_image(prepared.as_raw(), prepared.width(), prepared.height(), image::ExtendedColorType::L8)
+        .ok()?;
+    Some(out)
+}
+
+/// The skew of a page of text, in degrees (positive: counter-clockwise),
+/// found on a reduced copy: the angle, in half-degree steps, at which the
+/// rows' counts of dark pixels vary most.
+fn skew_degrees(gray: &image::GrayImage) -> f32 {
+    use image::{Luma, imageops};
+    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+
+    let scale = (500.0 / gray.width().max(1) as f32).min(1.0);
+    let small = imageops::resize(
+        gray,
+        ((gray.width() as f32 * scale) as u32).max(1),
+        ((gray.height() as f32 * scale) as u32).max(1),
+        imageops::FilterType::Triangle,
+    );
+    let level = imageproc::contrast::otsu_level(&small);
+    let mut best = (0.0f32, f64::MIN);
+    let steps = (MAX_SKEW_DEGREES * 2.0) as i32;
+    for step in -steps..=steps {
+        let degrees = step as f32 / 2.0;
+        let turned =
+            rotate_about_center(&small, degrees.to_radians(), Interpolation::Nearest, Border::Constant(Luma([255])));
+        let rows: Vec<f64> = turned.rows().map(|row| row.filter(|p| p.0[0] < level).count() as f64).collect();
+        let mean = rows.iter().sum::<f64>() / rows.len().max(1) as f64;
+        let spread = rows.iter().map(|r| (r - mean) * (r - mean)).sum::<f64>();
+        if spread > best.1 {
+            best = (degrees, spread);
+        }
+    }
+    // The rotation that levels the text undoes the skew.
+    -best.0
 }
 
 /// An image's width and height from its header alone, if Sail reads images

@@ -10,16 +10,20 @@ pub enum FileKind {
     Text,
     Pdf,
     Png,
+    /// The PNG as a phone photo: smaller, rotated up to 4 degrees, blurred,
+    /// noisy and JPEG-compressed (`photo`).
+    Photo,
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 3] = [FileKind::Text, FileKind::Pdf, FileKind::Png];
+    pub const ALL: [FileKind; 4] = [FileKind::Text, FileKind::Pdf, FileKind::Png, FileKind::Photo];
 
     pub fn name(self) -> &'static str {
         match self {
             FileKind::Text => "text",
             FileKind::Pdf => "pdf",
             FileKind::Png => "png",
+            FileKind::Photo => "photo",
         }
     }
 
@@ -28,6 +32,17 @@ impl FileKind {
             FileKind::Text => "receipt.txt",
             FileKind::Pdf => "receipt.pdf",
             FileKind::Png => "receipt.png",
+            FileKind::Photo => "receipt.jpg",
+        }
+    }
+
+    /// The type Sail sniffs from the bytes.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            FileKind::Text => "text/plain",
+            FileKind::Pdf => "application/pdf",
+            FileKind::Png => "image/png",
+            FileKind::Photo => "image/jpeg",
         }
     }
 }
@@ -124,13 +139,39 @@ pub fn png(text: &str) -> Option<Vec<u8>> {
 }
 
 /// The bytes of a receipt text as `kind`; None when it cannot be made here
-/// (a PNG without the font).
+/// (an image without the font).
 pub fn render(kind: FileKind, text: &str) -> Option<Vec<u8>> {
     match kind {
         FileKind::Text => Some(text.as_bytes().to_vec()),
         FileKind::Pdf => Some(pdf(text)),
         FileKind::Png => png(text),
+        FileKind::Photo => png(text).map(|clean| photo(&clean, text.len() as u64)),
     }
+}
+
+/// A clean receipt image made to look like a phone photo of it: shrunk to
+/// 60% (text about 18 pixels high), on a grey table, rotated by an angle
+/// from -4 to 4 degrees chosen by `seed`, blurred (sigma 1), with Gaussian
+/// noise (standard deviation 10) and saved as a JPEG of quality 55.
+pub fn photo(clean_png: &[u8], seed: u64) -> Vec<u8> {
+    use image::{GrayImage, ImageEncoder, Luma, imageops};
+    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+
+    let clean = image::load_from_memory(clean_png).expect("a clean render decodes").to_luma8();
+    let small = imageops::resize(&clean, clean.width() * 3 / 5, clean.height() * 3 / 5, imageops::FilterType::Triangle);
+    let mut table = GrayImage::from_pixel(small.width() + 120, small.height() + 120, Luma([150]));
+    imageops::overlay(&mut table, &small, 60, 60);
+    // -4.0 to 4.0 degrees, never exactly level.
+    let degrees = ((seed.wrapping_mul(2_654_435_761) % 80) as f32 / 10.0) - 4.0 + 0.05;
+    let rotated =
+        rotate_about_center(&table, degrees.to_radians(), Interpolation::Bilinear, Border::Constant(Luma([150])));
+    let blurred = imageproc::filter::gaussian_blur_f32(&rotated, 1.0);
+    let noisy = imageproc::noise::gaussian_noise(&blurred, 0.0, 10.0, seed);
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 55)
+        .write_image(noisy.as_raw(), noisy.width(), noisy.height(), image::ExtendedColorType::L8)
+        .expect("a JPEG encodes in memory");
+    out
 }
 
 /// One fixture: a purchase as the bank shows it, the receipt for it, and

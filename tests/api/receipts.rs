@@ -288,8 +288,8 @@ async fn uploads_over_grpc_and_a_reading_job_survives_a_crash() {
     assert_eq!(expense.body["status"], "eligible");
 }
 
-/// The fixture set, end to end through the API: every receipt as text, PDF
-/// and PNG (OCR), its expense's decision and eligible amount compared with
+/// The fixture set, end to end through the API: every receipt as text, PDF,
+/// PNG and phone photo (OCR), its expense's decision and eligible amount compared with
 /// what the fixture says, accuracy printed per kind.
 #[tokio::test]
 async fn the_fixture_receipts_decide_their_expenses() {
@@ -319,7 +319,7 @@ async fn the_fixture_receipts_decide_their_expenses() {
         let (mut decided, mut amounts, mut total) = (0, 0, 0);
         for (case, expense_id, receipt_id) in &uploaded {
             let read = wait_read(&app, &key, &user_id, expense_id, receipt_id).await;
-            if kind == FileKind::Png && !ocr {
+            if matches!(kind, FileKind::Png | FileKind::Photo) && !ocr {
                 assert_eq!(read["status"], "unreadable");
                 assert_eq!(read["reason"]["code"], "ocr_unavailable");
                 continue;
@@ -361,12 +361,14 @@ async fn the_fixture_receipts_decide_their_expenses() {
             );
         }
     }
-    // Text and PDF are read exactly; OCR is allowed a few misses (measured
-    // figures are in docs/receipts.md).
+    // Text and PDF are read exactly; a clean image at least nine in ten.
+    // Phone photos are held to what they reach today, 20 of 26 (77%): the
+    // target of nine in ten is not met yet (docs/receipts.md, "Photos").
     for (kind, _, amounts, total) in &report {
         let floor = match kind {
             FileKind::Text | FileKind::Pdf => 1.0,
-            FileKind::Png => 0.8,
+            FileKind::Png => 0.9,
+            FileKind::Photo => 0.7,
         };
         if *total > 0 {
             assert!(*amounts as f64 >= floor * *total as f64, "{} receipts: {amounts}/{total}", kind.name());
