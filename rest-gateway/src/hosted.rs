@@ -62,13 +62,17 @@ fn render(status: StatusCode, template: &str, values: minijinja::Value) -> Respo
         }
     };
     let headers = response.headers_mut();
-    // Framed by the partner's app for `modal`; nothing loads from elsewhere.
+    // Nothing loads from elsewhere, and no site may frame a page where a
+    // user types an administrator's credentials (clickjacking): framing
+    // waits for origins a partner registers (docs/hosted-sessions.md).
     headers.insert(
         "content-security-policy",
         HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'",
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
         ),
     );
+    // The same rule for browsers that predate frame-ancestors.
+    headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
     headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
     headers.insert("cache-control", HeaderValue::from_static("no-store"));
     headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));

@@ -26,6 +26,18 @@ async fn create(app: &TestApp, key: &str, body: Value) -> Reply {
 }
 
 /// A browser: keeps the session cookie it is given.
+/// Every hosted page, the 410 and error pages included, forbids framing
+/// (clickjacking of the login form): no partner origin is registered yet.
+fn assert_cannot_be_framed(response: &reqwest::Response) {
+    let html = response.headers().get("content-type").is_some_and(|v| v.to_str().unwrap().starts_with("text/html"));
+    if !html {
+        return;
+    }
+    let policy = response.headers()["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert_eq!(response.headers()["x-frame-options"], "DENY");
+}
+
 struct Browser {
     client: reqwest::Client,
     cookie: Option<String>,
@@ -53,6 +65,7 @@ impl Browser {
         }
         let response = request.send().await.unwrap();
         self.keep_cookie(&response);
+        assert_cannot_be_framed(&response);
         let status = response.status().as_u16();
         (status, response.text().await.unwrap())
     }
@@ -63,6 +76,7 @@ impl Browser {
             request = request.header("cookie", cookie);
         }
         let response = request.send().await.unwrap();
+        assert_cannot_be_framed(&response);
         let status = response.status().as_u16();
         (status, response.text().await.unwrap())
     }
