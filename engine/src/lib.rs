@@ -55,7 +55,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use self::aliases::{ALIASES, AliasTarget};
 use self::lexicon::ItemLexicon;
 use self::normalize::{canonical_words, normalize};
-use self::signals::{KEYWORDS, NonMedical, Signal};
+use self::signals::{NonMedical, Signal};
 use crate::reference::ReferenceError;
 
 /// The three outcomes of adjudication.
@@ -222,10 +222,11 @@ impl Matcher {
     }
 }
 
-/// The keywords of `signals::KEYWORDS`, found as whole words or phrases; a
-/// single keyword of eight letters or more also by its truncation (six
-/// letters at least), because card networks cut names short.
+/// The descriptor keywords (`signals::keywords`), found as whole words or
+/// phrases; a single keyword of eight letters or more also by its
+/// truncation (six letters at least), because card networks cut names short.
 struct Vocabulary {
+    keywords: &'static [(String, Signal)],
     phrases: Matcher,
     /// Index into KEYWORDS of each phrase pattern.
     phrase_keywords: Vec<usize>,
@@ -242,11 +243,12 @@ const MIN_TRUNCATABLE: usize = 8;
 const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED"];
 
 impl Vocabulary {
-    fn new() -> Result<Vocabulary, aho_corasick::BuildError> {
+    fn new() -> Result<Vocabulary, EngineError> {
+        let keywords = signals::keywords()?;
         let mut words = HashMap::new();
         let mut phrases = Vec::new();
         let mut phrase_keywords = Vec::new();
-        for (index, (keyword, _)) in KEYWORDS.iter().enumerate() {
+        for (index, (keyword, _)) in keywords.iter().enumerate() {
             if keyword.contains(' ') {
                 phrases.push(keyword.to_string());
                 phrase_keywords.push(index);
@@ -257,7 +259,7 @@ impl Vocabulary {
         // Truncations never shadow a whole keyword, and only words of care
         // or of non-medical use are cut: brand names (insurers, dispensaries)
         // are matched whole.
-        for (index, (keyword, signal)) in KEYWORDS.iter().enumerate() {
+        for (index, (keyword, signal)) in keywords.iter().enumerate() {
             let truncatable = matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_));
             if truncatable && !keyword.contains(' ') && keyword.len() >= MIN_TRUNCATABLE {
                 for end in MIN_TRUNCATION..keyword.len() {
@@ -268,7 +270,7 @@ impl Vocabulary {
                 }
             }
         }
-        Ok(Vocabulary { phrases: Matcher::new(&phrases)?, phrase_keywords, words })
+        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words })
     }
 
     /// Every signal in `text` (canonical words), with the words as found.
@@ -276,9 +278,9 @@ impl Vocabulary {
         let mut found: Vec<(Signal, &'a str)> = self
             .phrases
             .find(text)
-            .map(|(i, start, end)| (KEYWORDS[self.phrase_keywords[i]].1, &text[start..end]))
+            .map(|(i, start, end)| (self.keywords[self.phrase_keywords[i]].1, &text[start..end]))
             .collect();
-        found.extend(text.split(' ').filter_map(|word| self.words.get(word).map(|&i| (KEYWORDS[i].1, word))));
+        found.extend(text.split(' ').filter_map(|word| self.words.get(word).map(|&i| (self.keywords[i].1, word))));
         found
     }
 }
@@ -455,7 +457,7 @@ fn describe_category(category: &str) -> String {
 /// words: what a held-out evaluation must never share with its purchases.
 pub fn known_aliases() -> Result<Vec<String>, EngineError> {
     let mut out: Vec<String> = ALIASES.iter().map(|(alias, _)| alias.to_string()).collect();
-    out.extend(KEYWORDS.iter().map(|(keyword, _)| keyword.to_string()));
+    out.extend(signals::keywords()?.iter().map(|(keyword, _)| keyword.clone()));
     out.extend(ItemLexicon::shared()?.terms().iter().filter(|t| t.curated).map(|t| t.term.clone()));
     for (_, aliases) in knowledge()? {
         out.extend(aliases);

@@ -2,8 +2,9 @@
 //! specialty, or a generic word such as CLINIC), and evidence of non-medical
 //! use (pets, food, lodging and parking, cosmetics, fitness, services) that
 //! outweighs a medical word. Fuel, cannabis, insurers and pharmacies are their
-//! own kinds. Keywords follow IRS Publication 502 and the notes of
-//! `data/mcc_medical.csv` and `data/eligibility_categories.csv`.
+//! own kinds. The keywords are data (`data/lexicon/descriptor_signals.csv`),
+//! each with its source: a file of the reference data, the development
+//! sets, or the team's reading of IRS Publication 502.
 //!
 //! Every keyword is a whole word or phrase: HOSPITAL is not found in
 //! HOSPITALITY nor CLINIC in CLINIQUE. Card networks cut merchant names at 20
@@ -92,335 +93,86 @@ pub enum Signal {
     NonMedical(NonMedical),
 }
 
-const fn specialty(category: &'static str) -> Signal {
-    Signal::Medical { category, specialty: true }
-}
-const fn generic(category: &'static str) -> Signal {
-    Signal::Medical { category, specialty: false }
-}
-const fn non(kind: NonMedical) -> Signal {
-    Signal::NonMedical(kind)
+/// The descriptor keywords, as data (`data/lexicon/descriptor_signals.csv`:
+/// keyword, signal, category, and the source each rests on: a file of the
+/// reference data, the development sets, or the team's reading of
+/// Publication 502).
+pub const DESCRIPTOR_SIGNALS_CSV: &str = include_str!("../../data/lexicon/descriptor_signals.csv");
+
+#[derive(serde::Deserialize)]
+struct SignalRow {
+    keyword: String,
+    signal: String,
+    category: String,
+    source: String,
 }
 
-use NonMedical::*;
+/// `(keyword in canonical words, signal)`, loaded once per process, loudly.
+pub fn keywords() -> Result<&'static [(String, Signal)], crate::EngineError> {
+    static KEYWORDS: std::sync::OnceLock<Result<Vec<(String, Signal)>, String>> = std::sync::OnceLock::new();
+    let loaded = KEYWORDS.get_or_init(|| load().map_err(|reason| reason.to_string()));
+    match loaded {
+        Ok(keywords) => Ok(keywords),
+        Err(reason) => Err(crate::reference::ReferenceError { file: FILE, reason: reason.clone() }.into()),
+    }
+}
 
-/// `(keyword in canonical words, signal)`.
-pub const KEYWORDS: &[(&str, Signal)] = &[
-    ("GAS", Signal::Fuel),
-    ("FUEL", Signal::Fuel),
-    ("GASOLINE", Signal::Fuel),
-    ("CURALEAF", Signal::Cannabis),
-    ("TRULIEVE", Signal::Cannabis),
-    ("DISPENSARY", Signal::Cannabis),
-    ("CANNABIS", Signal::Cannabis),
-    ("MARIJUANA", Signal::Cannabis),
-    ("CBD", Signal::Cannabis),
-    ("KAISER", Signal::Insurer),
-    ("PERMANENTE", Signal::Insurer),
-    ("DELTA DENTAL", Signal::Insurer),
-    ("BLUE CROSS", Signal::Insurer),
-    ("BLUE SHIELD", Signal::Insurer),
-    ("BCBS", Signal::Insurer),
-    ("AETNA", Signal::Insurer),
-    ("CIGNA", Signal::Insurer),
-    ("HUMANA", Signal::Insurer),
-    ("UNITEDHEALTHCARE", Signal::Insurer),
-    ("INSURANCE", Signal::Insurer),
-    ("PHARMACY", Signal::Pharmacy),
-    ("PHARM", Signal::Pharmacy),
-    ("DRUG", Signal::Pharmacy),
-    ("DRUGS", Signal::Pharmacy),
-    ("APOTHECARY", Signal::Pharmacy),
-    // Specialties: the word names medical care.
-    ("DDS", specialty("dental")),
-    ("DMD", specialty("dental")),
-    ("DENTAL", specialty("dental")),
-    ("DENTIST", specialty("dental")),
-    ("DENTISTRY", specialty("dental")),
-    ("ORTHODONTICS", specialty("dental")),
-    ("ORTHODONTIST", specialty("dental")),
-    ("PERIODONTICS", specialty("dental")),
-    ("ENDODONTICS", specialty("dental")),
-    ("ENDODONTIC", specialty("dental")),
-    ("ORAL SURGERY", specialty("dental")),
-    ("PEDIATRICS", specialty("medical_services")),
-    ("PEDIATRIC", specialty("medical_services")),
-    ("PEDIATRICIAN", specialty("medical_services")),
-    ("CHIROPRACTIC", specialty("alternative_care")),
-    ("CHIROPRACTOR", specialty("alternative_care")),
-    ("CHIRO", specialty("alternative_care")),
-    ("ACUPUNCTURE", specialty("alternative_care")),
-    ("PODIATRY", specialty("alternative_care")),
-    ("PODIATRIST", specialty("alternative_care")),
-    ("PHYSICAL THERAPY", specialty("alternative_care")),
-    ("OCCUPATIONAL THERAPY", specialty("alternative_care")),
-    ("SPEECH THERAPY", specialty("alternative_care")),
-    ("PHYSIOTHERAPY", specialty("alternative_care")),
-    ("PHYSIO", specialty("alternative_care")),
-    ("REHABILITATION", specialty("alternative_care")),
-    ("OPTOMETRY", specialty("vision")),
-    ("OPTOMETRIST", specialty("vision")),
-    ("OPHTHALMOLOGY", specialty("vision")),
-    ("RETINA", specialty("vision")),
-    ("LASIK", specialty("vision")),
-    ("EYE CARE", specialty("vision")),
-    ("EYECARE", specialty("vision")),
-    ("CONTACT LENS", specialty("vision")),
-    ("CONTACT LENSES", specialty("vision")),
-    ("DERMATOLOGY", specialty("medical_services")),
-    ("CARDIOLOGY", specialty("medical_services")),
-    ("ORTHOPEDIC", specialty("medical_services")),
-    ("ORTHOPEDICS", specialty("medical_services")),
-    ("ORTHOPAEDIC", specialty("medical_services")),
-    ("UROLOGY", specialty("medical_services")),
-    ("ONCOLOGY", specialty("medical_services")),
-    ("NEUROLOGY", specialty("medical_services")),
-    ("ENDOCRINOLOGY", specialty("medical_services")),
-    ("GASTROENTEROLOGY", specialty("medical_services")),
-    ("PULMONARY", specialty("medical_services")),
-    ("OBGYN", specialty("medical_services")),
-    ("OB GYN", specialty("medical_services")),
-    ("GYNECOLOGY", specialty("medical_services")),
-    ("OBSTETRICS", specialty("medical_services")),
-    ("INTERNAL MEDICINE", specialty("medical_services")),
-    ("FAMILY MEDICINE", specialty("medical_services")),
-    ("SPORTS MEDICINE", specialty("medical_services")),
-    ("SLEEP MEDICINE", specialty("medical_services")),
-    ("ALLERGY", specialty("medical_services")),
-    ("ASTHMA", specialty("medical_services")),
-    ("ANESTHESIA", specialty("medical_services")),
-    ("URGENT CARE", specialty("medical_services")),
-    ("ENDOSCOPY", specialty("medical_services")),
-    ("DIALYSIS", specialty("medical_services")),
-    ("WOUND CARE", specialty("medical_services")),
-    ("PAIN MANAGEMENT", specialty("medical_services")),
-    ("FERTILITY", specialty("reproductive")),
-    ("LACTATION", specialty("medical_services")),
-    ("BIRTH CENTER", specialty("medical_services")),
-    ("HOSPICE", specialty("hospital")),
-    ("AMBULANCE", specialty("hospital")),
-    ("RADIOLOGY", specialty("labs")),
-    ("IMAGING", specialty("labs")),
-    ("MRI", specialty("labs")),
-    ("PATHOLOGY", specialty("labs")),
-    ("LABORATORY", specialty("labs")),
-    ("LABORATORIES", specialty("labs")),
-    ("DIAGNOSTICS", specialty("labs")),
-    ("PSYCHIATRY", specialty("mental_health")),
-    ("PSYCHIATRIST", specialty("mental_health")),
-    ("PSYCHOLOGIST", specialty("mental_health")),
-    ("PSYCHOLOGY", specialty("mental_health")),
-    ("PSYCHOTHERAPY", specialty("mental_health")),
-    ("MENTAL HEALTH", specialty("mental_health")),
-    ("BEHAVIORAL HEALTH", specialty("mental_health")),
-    ("LCSW", specialty("mental_health")),
-    ("ADDICTION", specialty("smoking_cessation")),
-    ("SMOKING CESSATION", specialty("smoking_cessation")),
-    ("AUTISM", specialty("medical_services")),
-    ("AUDIOLOGY", specialty("hearing")),
-    ("AUDIOLOGIST", specialty("hearing")),
-    ("HEARING AID", specialty("hearing")),
-    ("HEARING AIDS", specialty("hearing")),
-    ("PROSTHETICS", specialty("medical_supplies")),
-    ("ORTHOTIC", specialty("medical_supplies")),
-    ("ORTHOTICS", specialty("medical_supplies")),
-    ("MEDICAL SUPPLY", specialty("medical_supplies")),
-    ("MEDICAL SUPPLIES", specialty("medical_supplies")),
-    // Generic: medical, but a business with other evidence can use the word.
-    ("HOSPITAL", generic("hospital")),
-    ("HOSP", generic("hospital")),
-    ("MEDICAL CENTER", generic("hospital")),
-    ("MEDICAL CTR", generic("hospital")),
-    ("MED CTR", generic("hospital")),
-    ("MEDICAL GROUP", generic("medical_services")),
-    ("MEDICAL ASSOCIATES", generic("medical_services")),
-    ("HEALTH CENTER", generic("medical_services")),
-    ("HEALTH SERVICES", generic("medical_services")),
-    ("CLINIC", generic("medical_services")),
-    ("PHYSICIAN", generic("medical_services")),
-    ("PHYSICIANS", generic("medical_services")),
-    ("SURGERY", generic("medical_services")),
-    // Reconstructive or cosmetic: PLASTIC is the cosmetic side of the question.
-    ("PLASTIC SURGERY", specialty("medical_services")),
-    ("SURGICAL", generic("medical_services")),
-    // Only with DR in the same descriptor: alone it is also Maryland.
-    ("MD", generic("medical_services")),
-    ("NURSING", generic("medical_services")),
-    ("NURSES", generic("medical_services")),
-    ("HEARING", generic("hearing")),
-    ("VISION CENTER", generic("vision")),
-    ("LENS", generic("vision")),
-    ("LENSES", generic("vision")),
-    ("CONTACTS", generic("vision")),
-    // Evidence of non-medical use.
-    ("VET", non(Pet)),
-    ("VETS", non(Pet)),
-    ("VETERINARY", non(Pet)),
-    ("VETERINARIAN", non(Pet)),
-    ("ANIMAL", non(Pet)),
-    ("ANIMALS", non(Pet)),
-    ("PET", non(Pet)),
-    ("PETS", non(Pet)),
-    ("DOG", non(Pet)),
-    ("DOGS", non(Pet)),
-    ("CANINE", non(Pet)),
-    ("FELINE", non(Pet)),
-    ("EQUINE", non(Pet)),
-    ("PAWS", non(Pet)),
-    ("HOUND", non(Pet)),
-    ("KENNEL", non(Pet)),
-    ("GROOMING", non(Pet)),
-    ("VENDING", non(Dining)),
-    ("GRILL", non(Dining)),
-    ("RESTAURANT", non(Dining)),
-    ("CAFE", non(Dining)),
-    ("CAFETERIA", non(Dining)),
-    ("BISTRO", non(Dining)),
-    ("PIZZA", non(Dining)),
-    ("PIZZERIA", non(Dining)),
-    ("DINER", non(Dining)),
-    ("COFFEE", non(Dining)),
-    ("BAKERY", non(Dining)),
-    ("DELI", non(Dining)),
-    ("BBQ", non(Dining)),
-    ("BURGER", non(Dining)),
-    ("KITCHEN", non(Dining)),
-    ("TAQUERIA", non(Dining)),
-    ("SUSHI", non(Dining)),
-    ("STEAKHOUSE", non(Dining)),
-    ("DONUTS", non(Dining)),
-    ("BAGELS", non(Dining)),
-    ("POPCORN", non(Dining)),
-    ("SMOOTHIE", non(Dining)),
-    ("JUICE", non(Dining)),
-    ("CATERING", non(Dining)),
-    ("BAR", non(Dining)),
-    ("PUB", non(Dining)),
-    ("TAVERN", non(Dining)),
-    ("LOUNGE", non(Dining)),
-    ("COCKTAILS", non(Dining)),
-    ("KARAOKE", non(Dining)),
-    ("BREWING", non(AlcoholTobacco)),
-    ("BREWERY", non(AlcoholTobacco)),
-    ("LIQUOR", non(AlcoholTobacco)),
-    ("WINE", non(AlcoholTobacco)),
-    ("SPIRITS", non(AlcoholTobacco)),
-    ("SMOKE", non(AlcoholTobacco)),
-    ("VAPE", non(AlcoholTobacco)),
-    ("TOBACCO", non(AlcoholTobacco)),
-    ("CIGAR", non(AlcoholTobacco)),
-    ("PARKING", non(MedicalTravel)),
-    ("GARAGE", non(MedicalTravel)),
-    ("HOTEL", non(MedicalTravel)),
-    ("MOTEL", non(MedicalTravel)),
-    ("INN", non(MedicalTravel)),
-    ("SUITES", non(MedicalTravel)),
-    ("LODGE", non(MedicalTravel)),
-    ("LODGING", non(MedicalTravel)),
-    ("TOLL", non(MedicalTravel)),
-    ("UBER", non(Travel)),
-    ("LYFT", non(Travel)),
-    ("AIR LINES", non(Travel)),
-    ("AIRLINES", non(Travel)),
-    ("AIRWAYS", non(Travel)),
-    ("RESORT", non(Travel)),
-    ("CAR RENTAL", non(Travel)),
-    ("RENT A CAR", non(Travel)),
-    ("APPLE COM BILL", non(DigitalGoods)),
-    ("ITUNES", non(DigitalGoods)),
-    ("NETFLIX", non(DigitalGoods)),
-    ("SPOTIFY", non(DigitalGoods)),
-    ("GYM", non(Fitness)),
-    ("FITNESS", non(Fitness)),
-    ("YOGA", non(Fitness)),
-    ("PILATES", non(Fitness)),
-    ("CROSSFIT", non(Fitness)),
-    ("BARRE", non(Fitness)),
-    ("BOXING", non(Fitness)),
-    ("PERSONAL TRAINING", non(Fitness)),
-    ("SALON", non(PersonalCare)),
-    ("BARBER", non(PersonalCare)),
-    ("NAILS", non(PersonalCare)),
-    ("LASH", non(PersonalCare)),
-    ("LASHES", non(PersonalCare)),
-    ("BROW", non(PersonalCare)),
-    ("WAX", non(PersonalCare)),
-    ("WAXING", non(PersonalCare)),
-    ("TANNING", non(PersonalCare)),
-    ("SKIN CARE", non(PersonalCare)),
-    ("BEAUTY", non(PersonalCare)),
-    ("HAIR", non(PersonalCare)),
-    ("WHITENING", non(Cosmetic)),
-    ("BOTOX", non(Cosmetic)),
-    ("MED SPA", non(Cosmetic)),
-    ("MEDSPA", non(Cosmetic)),
-    ("AESTHETIC", non(Cosmetic)),
-    ("AESTHETICS", non(Cosmetic)),
-    ("COSMETIC", non(Cosmetic)),
-    ("COSMETICS", non(Cosmetic)),
-    ("LASER HAIR", non(Cosmetic)),
-    ("HAIR REMOVAL", non(Cosmetic)),
-    ("HAIR RESTORATION", non(Cosmetic)),
-    ("TATTOO", non(Cosmetic)),
-    ("ANTI AGING", non(Cosmetic)),
-    ("COOLSCULPTING", non(Cosmetic)),
-    ("FILLERS", non(Cosmetic)),
-    ("PLASTIC", non(Cosmetic)),
-    ("WELLNESS", non(Wellness)),
-    ("SPA", non(Wellness)),
-    ("MASSAGE", non(Wellness)),
-    ("IV THERAPY", non(Wellness)),
-    ("HYDRATION", non(Wellness)),
-    ("NUTRITION", non(Wellness)),
-    ("CRYOTHERAPY", non(Wellness)),
-    ("SALT THERAPY", non(Wellness)),
-    ("FLOAT", non(Wellness)),
-    ("LONGEVITY", non(Wellness)),
-    ("HOLISTIC", non(Wellness)),
-    ("COACH", non(Wellness)),
-    ("COACHING", non(Wellness)),
-    ("WEIGHT LOSS", non(Wellness)),
-    ("DETOX", non(Wellness)),
-    ("DAYCARE", non(Childcare)),
-    ("DAY CARE", non(Childcare)),
-    ("CHILDCARE", non(Childcare)),
-    ("CHILD CARE", non(Childcare)),
-    ("PRESCHOOL", non(Childcare)),
-    ("MONTESSORI", non(Childcare)),
-    ("TUTORING", non(Childcare)),
-    ("AUTO", non(Services)),
-    ("AUTOMOTIVE", non(Services)),
-    ("CAR WASH", non(Services)),
-    ("CAR CARE", non(Services)),
-    ("AUTO BODY", non(Services)),
-    ("COLLISION", non(Services)),
-    ("TIRE", non(Services)),
-    ("TIRES", non(Services)),
-    ("REPAIR", non(Services)),
-    ("LAWN", non(Services)),
-    ("LANDSCAPING", non(Services)),
-    ("CARPET", non(Services)),
-    ("CLEANING", non(Services)),
-    ("CLEANERS", non(Services)),
-    ("PLUMBING", non(Services)),
-    ("BIKE", non(Services)),
-    ("BICYCLE", non(Services)),
-    ("SHOE", non(Services)),
-    ("BOUTIQUE", non(Services)),
-    ("APPAREL", non(Services)),
-    ("CLOTHING", non(Services)),
-    ("UNIFORMS", non(Services)),
-    ("SCRUBS", non(Services)),
-    ("GIFT SHOP", non(Services)),
-    ("GARDEN", non(Services)),
-    ("FLORIST", non(Services)),
-    ("JEWELRY", non(Services)),
-    ("STAFFING", non(Services)),
-    ("DONATION", non(Services)),
-    ("CHURCH", non(Services)),
-    ("FUNERAL", non(Services)),
-    ("COMPUTER", non(Services)),
-    ("TRANSCRIPTION", non(Services)),
-    ("RESCUE", non(Services)),
-    ("MUSIC", non(Services)),
-];
+const FILE: &str = "data/lexicon/descriptor_signals.csv";
+
+fn load() -> Result<Vec<(String, Signal)>, String> {
+    let rows = csv::Reader::from_reader(DESCRIPTOR_SIGNALS_CSV.as_bytes())
+        .deserialize::<SignalRow>()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| err.to_string())?;
+    if rows.is_empty() {
+        return Err("no rows".into());
+    }
+    rows.into_iter()
+        .map(|row| {
+            if row.source.trim().is_empty() {
+                return Err(format!("'{}' names no source", row.keyword));
+            }
+            let medical = |specialty: bool| {
+                crate::categories::CATEGORIES
+                    .iter()
+                    .find(|(slug, _)| *slug == row.category)
+                    .map(|(slug, _)| Signal::Medical { category: slug, specialty })
+                    .ok_or_else(|| format!("'{}' has category '{}', not a category slug", row.keyword, row.category))
+            };
+            let signal = match row.signal.as_str() {
+                "fuel" => Signal::Fuel,
+                "cannabis" => Signal::Cannabis,
+                "insurer" => Signal::Insurer,
+                "pharmacy" => Signal::Pharmacy,
+                "specialty" => medical(true)?,
+                "generic" => medical(false)?,
+                "non_medical" => Signal::NonMedical(NonMedical::parse(&row.category).ok_or_else(|| {
+                    format!("'{}' has non-medical kind '{}', which is not one", row.keyword, row.category)
+                })?),
+                other => return Err(format!("'{}' has signal '{other}', which is not one", row.keyword)),
+            };
+            Ok((row.keyword, signal))
+        })
+        .collect()
+}
+
+impl NonMedical {
+    /// The kind a data row names (`medical_travel`, `personal_care`…).
+    pub fn parse(name: &str) -> Option<NonMedical> {
+        Some(match name {
+            "pet" => NonMedical::Pet,
+            "dining" => NonMedical::Dining,
+            "alcohol_tobacco" => NonMedical::AlcoholTobacco,
+            "medical_travel" => NonMedical::MedicalTravel,
+            "travel" => NonMedical::Travel,
+            "digital_goods" => NonMedical::DigitalGoods,
+            "fitness" => NonMedical::Fitness,
+            "personal_care" => NonMedical::PersonalCare,
+            "cosmetic" => NonMedical::Cosmetic,
+            "wellness" => NonMedical::Wellness,
+            "childcare" => NonMedical::Childcare,
+            "services" => NonMedical::Services,
+            _ => return None,
+        })
+    }
+}

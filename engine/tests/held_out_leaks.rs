@@ -58,7 +58,7 @@ fn held_out_tokens() -> BTreeSet<String> {
 /// Every word the engine's tables hold.
 fn word_list_tokens() -> BTreeSet<String> {
     let mut words = BTreeSet::new();
-    words.extend(sail_engine::signals::KEYWORDS.iter().flat_map(|(k, _)| tokens(k)));
+    words.extend(sail_engine::signals::keywords().unwrap().iter().flat_map(|(k, _)| tokens(k).collect::<Vec<_>>()));
     let lexicon = sail_engine::lexicon::ItemLexicon::shared().unwrap();
     words.extend(lexicon.terms().iter().filter(|t| t.curated).flat_map(|t| tokens(&t.term).collect::<Vec<_>>()));
     words.extend(sail_engine::aliases::ALIASES.iter().flat_map(|(k, _)| tokens(k)));
@@ -70,6 +70,8 @@ fn word_list_tokens() -> BTreeSet<String> {
 
 /// Data files that are word lists themselves, not independent sources.
 const WORD_LIST_FILES: [&str; 1] = ["merchant_knowledge.csv"];
+// `data/lexicon/descriptor_signals.csv` and `item_terms.csv` are word lists
+// too; `other_source_tokens` reads only `data/*.csv` and `generated/`.
 // `data/lexicon/item_terms.csv` is a word list too (hand-written); only
 // `data/lexicon/generated/`, which `scripts/build_lexicon.py` extracts
 // from public sources, counts as a source of its own.
