@@ -239,7 +239,7 @@ impl ItemLexicon {
         // (priority, span, index): the highest priority, then the longest
         // span, then the term listed first.
         let mut best: Option<(u8, usize, usize)> = None;
-        let mut consider = |best: &mut Option<(u8, usize, usize)>, index: usize, span: usize| {
+        let consider = |best: &mut Option<(u8, usize, usize)>, index: usize, span: usize| {
             let priority = self.terms[index].priority;
             if best.is_none_or(|(p, s, i)| (priority, span, std::cmp::Reverse(index)) > (p, s, std::cmp::Reverse(i))) {
                 *best = Some((priority, span, index));

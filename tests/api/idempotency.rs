@@ -75,3 +75,40 @@ async fn a_retried_push_is_one_job() {
     assert_eq!(first.body["job_id"], retry.body["job_id"]);
     assert_eq!(retry.body["accepted"], 1, "the retry is the first answer, not a duplicate update");
 }
+
+#[tokio::test]
+async fn a_retried_receipt_upload_is_one_receipt_and_one_reading() {
+    use entities::{job, receipt};
+    use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = crate::receipts::setup(&app).await;
+    let expense = crate::receipts::push(&app, &key, &user, &connection, &[("WALGREENS #1234", 1348, "2026-11-02")])
+        .await
+        .remove(0);
+    let expense_id = expense["id"].as_str().unwrap();
+    let path = format!("/users/{user}/expenses/{expense_id}/receipts");
+    let upload = |name: &'static str, idempotency_key: &'static str| {
+        let part =
+            reqwest::multipart::Part::bytes(b"WALGREENS\nIBUPROFEN 13.48\nTOTAL 13.48\n".to_vec()).file_name(name);
+        let form = reqwest::multipart::Form::new().part("file", part);
+        app.client.post(app.url(&path)).bearer_auth(&key).header("Idempotency-Key", idempotency_key).multipart(form)
+    };
+    let first = Reply::from(upload("r.txt", "rcpt-1").send().await.unwrap()).await;
+    let retry = Reply::from(upload("r.txt", "rcpt-1").send().await.unwrap()).await;
+    assert_eq!((first.status, retry.status), (201, 201), "{}", retry.body);
+    assert_eq!(first.body["id"], retry.body["id"], "the retry answers the first receipt");
+    let stored =
+        receipt::Entity::find().filter(receipt::Column::ExpenseId.eq(expense_id)).count(&app.db).await.unwrap();
+    assert_eq!(stored, 1, "one file stored");
+    let readings = job::Entity::find()
+        .filter(job::Column::UserId.eq(user.as_str()))
+        .filter(job::Column::Kind.eq("read_receipt"))
+        .count(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(readings, 1, "one reading queued");
+    // Another file under the same key is refused, not stored.
+    let other = Reply::from(upload("other.txt", "rcpt-1").send().await.unwrap()).await;
+    other.assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
+}

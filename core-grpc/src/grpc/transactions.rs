@@ -229,18 +229,26 @@ impl Receipts for TransactionsService {
         request: Request<pb::CreateReceiptRequest>,
     ) -> Result<Response<pb::Receipt>, Status> {
         let caller = accept(&request)?;
+        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let created = receipts::create_receipt(
-            &self.core.db,
-            &self.core.config.keyring,
-            &caller.partner_id,
-            &req.user_id,
-            &req.expense_id,
-            req.file,
-            req.file_name,
-        )
+        // A retried upload with the same key answers the first receipt
+        // again and stores nothing new (no second file, no second reading).
+        let method = "/sail.v1.Receipts/CreateReceipt";
+        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
+            let created = receipts::create_receipt(
+                &self.core.db,
+                &self.core.config.keyring,
+                &caller.partner_id,
+                &req.user_id,
+                &req.expense_id,
+                req.file.clone(),
+                req.file_name.clone(),
+            )
+            .await?;
+            Ok(receipt_to_pb(created)?)
+        })
         .await?;
-        Ok(Response::new(receipt_to_pb(created)?))
+        Ok(Response::new(reply))
     }
 
     async fn get_receipt(&self, request: Request<pb::GetReceiptRequest>) -> Result<Response<pb::Receipt>, Status> {
