@@ -599,3 +599,40 @@ async fn the_duplicate_lookup_probes_the_unique_index_on_rows_never_analyzed() {
     let shown: Vec<&str> = plan.lines().map(|l| l.get(..160).unwrap_or(l)).collect();
     assert!(probes_both_columns, "the lookup does not probe the unique index by both columns:\n{}", shown.join("\n"));
 }
+
+#[tokio::test]
+async fn a_push_whose_process_died_on_every_attempt_fails_for_good_with_job_failed() {
+    // No workers: the job waits while its history is written as if five
+    // processes had each claimed it and died.
+    let options =
+        Options { core: CoreConfig { workers: 0, rate_limit_rps: 0, ..Options::default().core }, ..Default::default() };
+    let app = TestApp::spawn_with(options).await;
+    let (key, user, connection) = setup(&app).await;
+    let reply = push(&app, &key, &user, &connection, vec![tx("p1", "LABCORP", Some("8071"), 9.0)]).await;
+    let job_id = reply.body["job_id"].as_str().unwrap().to_string();
+    job::Entity::update_many()
+        .col_expr(job::Column::Status, core_grpc::jobs::JobStatus::Processing.into())
+        .col_expr(job::Column::Attempts, core_grpc::jobs::MAX_ATTEMPTS.into())
+        .col_expr(job::Column::LeaseUntilMs, Some(0i64).into())
+        .filter(job::Column::Id.eq(&job_id))
+        .exec(&app.db)
+        .await
+        .unwrap();
+
+    // A core with workers claims it a sixth time and gives up instead of running it.
+    let _worker = app.extra_core(CoreConfig { rate_limit_rps: 0, ..Options::default().core });
+    let done = wait_for_job(&app, &key, &job_id).await;
+    assert_eq!(done["status"], "failed", "{done}");
+    let stored = job::Entity::find_by_id(job_id.as_str()).one(&app.db).await.unwrap().unwrap();
+    assert_eq!(stored.attempts, core_grpc::jobs::MAX_ATTEMPTS + 1);
+    assert!(stored.last_error.unwrap_or_default().contains("none finished"));
+    let rows = transaction::Entity::find().filter(transaction::Column::JobId.eq(&job_id)).all(&app.db).await.unwrap();
+    assert!(rows.is_empty(), "the rows were not adjudicated on the sixth claim");
+    let events = app.get(&key, "/events?type=job.failed").await;
+    assert_eq!(events.body["pagination"]["total"], 1, "{}", events.body);
+    let data = &events.body["data"][0]["data"];
+    assert_eq!(
+        (data["job_id"].as_str(), data["error"]["code"].as_str()),
+        (Some(job_id.as_str()), Some("attempts_exhausted"))
+    );
+}
