@@ -101,14 +101,7 @@ fn one_letter_out(word: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 fn rows<T: serde::de::DeserializeOwned>(file: &'static str, text: &str) -> Result<Vec<T>, EngineError> {
-    let parsed = csv::Reader::from_reader(text.as_bytes())
-        .deserialize()
-        .collect::<Result<Vec<T>, _>>()
-        .map_err(|err| ReferenceError { file, reason: err.to_string() })?;
-    if parsed.is_empty() {
-        return Err(ReferenceError { file, reason: "no rows".into() }.into());
-    }
-    Ok(parsed)
+    Ok(crate::reference::parse(file, text)?)
 }
 
 fn outcome_of(file: &'static str, value: &str) -> Result<Outcome, EngineError> {

@@ -27,7 +27,7 @@ pub struct ReferenceError {
 }
 
 /// Parses every row of `text`, or says which one does not parse.
-fn parse<T: serde::de::DeserializeOwned>(file: &'static str, text: &str) -> Result<Vec<T>, ReferenceError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(file: &'static str, text: &str) -> Result<Vec<T>, ReferenceError> {
     let rows = csv::Reader::from_reader(text.as_bytes())
         .deserialize()
         .collect::<Result<Vec<T>, _>>()
