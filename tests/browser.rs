@@ -128,6 +128,16 @@ async fn body_text(client: &Client) -> String {
     client.find(Locator::Css("body")).await.unwrap().text().await.unwrap()
 }
 
+/// Says a browser test cannot run here, and fails it where the tools are
+/// required (`SAIL_REQUIRE_BROWSER=1`, which CI sets): a check that skips
+/// silently in CI checks nothing.
+fn cannot_run(why: &str) {
+    if std::env::var_os("SAIL_REQUIRE_BROWSER").is_some_and(|v| v == "1") {
+        panic!("SAIL_REQUIRE_BROWSER=1 and {why}");
+    }
+    eprintln!("SKIPPED: {why}");
+}
+
 async fn session(app: &TestApp, key: &str, body: Value) -> (String, String) {
     let created = app.post(key, "/hosted-sessions", body).await;
     assert_eq!(created.status, 201, "{}", created.body);
@@ -137,12 +147,10 @@ async fn session(app: &TestApp, key: &str, body: Value) -> (String, String) {
 #[tokio::test]
 async fn every_flow_in_a_real_browser() {
     let Some(axe_js) = axe_source() else {
-        eprintln!("SKIPPED: axe-core is not installed (npm install --prefix target/axe axe-core@4.10)");
-        return;
+        return cannot_run("axe-core is not installed (npm install --prefix target/axe axe-core@4.10)");
     };
     let Some((_driver, client)) = browser().await else {
-        eprintln!("SKIPPED: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
-        return;
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
     };
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses,benefit_account,ingest,connections").await;
@@ -266,8 +274,7 @@ async fn every_flow_in_a_real_browser() {
 #[tokio::test]
 async fn an_expired_link_in_a_real_browser() {
     let Some((_driver, client)) = browser().await else {
-        eprintln!("SKIPPED: chromium and chromedriver are not installed");
-        return;
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
     };
     let mut options = sail_test_support::Options::default();
     options.core.hosted_session_ttl = Duration::from_secs(1);

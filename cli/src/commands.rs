@@ -53,7 +53,10 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             bootstrap(&name, (http_addr, grpc_addr), json, &database).await
         }
         Command::Openapi => {
-            print!("{}", sail_api::OPENAPI_JSON);
+            // A reader that stops early (`| head`) closes the pipe: that is
+            // not an error, and never a panic.
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(sail_api::OPENAPI_JSON.as_bytes());
             return ExitCode::SUCCESS;
         }
         Command::Completions { shell } => {

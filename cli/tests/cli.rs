@@ -292,6 +292,24 @@ fn a_serve_process_killed_right_after_a_202_adjudicates_everything_exactly_once_
 }
 
 #[test]
+fn a_reader_that_closes_the_pipe_early_is_no_error() {
+    // `sail openapi | head -c 10`: the document is larger than a pipe holds.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sail"))
+        .arg("openapi")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    assert_eq!(&first[..1], b"{");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}: {stderr}", output.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn webhooks_verify_checks_a_signature_by_hand() {
     let dir = Workdir::new();
     let body = br#"{"id":"evt_1","type":"transactions.ingested","created_at":"2026-11-22T00:00:00Z","data":{}}"#;
