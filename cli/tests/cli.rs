@@ -568,6 +568,14 @@ fn a_wrong_encryption_key_is_refused_at_start_up() {
 fn the_embedded_key_file_is_made_once_owner_only_and_then_required() {
     let dir = Workdir::empty();
     let (mut child, _) = serve(&dir, &[]);
+    // While the service runs, the database and its write-ahead log (which
+    // SQLite removes at a clean close) are owner-only.
+    #[cfg(unix)]
+    for file in ["sail.db", "sail.db-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.0.join(file)).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{file} is owner-only");
+    }
     assert!(terminate(&mut child).success());
     let key_file = dir.0.join("sail.db.key");
     let key = std::fs::read_to_string(&key_file).unwrap();
@@ -575,10 +583,6 @@ fn the_embedded_key_file_is_made_once_owner_only_and_then_required() {
     {
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
-        for file in ["sail.db", "sail.db-wal"] {
-            let mode = std::fs::metadata(dir.0.join(file)).unwrap().permissions().mode() & 0o777;
-            assert_eq!(mode, 0o600, "{file} is owner-only");
-        }
         // A key file others may read is refused, not used.
         std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
         let stderr = refused_start(&dir, &[]);
