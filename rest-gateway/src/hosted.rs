@@ -94,6 +94,31 @@ fn browser_secret(headers: &HeaderMap) -> Option<String> {
         .map(|(_, value)| value.to_string())
 }
 
+/// The address a page's request came from, forwarded to the core as API
+/// calls forward theirs: page lookups are limited per client address, and
+/// without it every visitor would share the gateway's own budget.
+struct ClientOf(Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientOf {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut http::request::Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let found = parts.extensions.get::<axum::extract::ConnectInfo<crate::listener::ClientAddr>>();
+        Ok(ClientOf(found.map(|axum::extract::ConnectInfo(crate::listener::ClientAddr(addr))| addr.ip())))
+    }
+}
+
+impl ClientOf {
+    /// `message` as a call to the core, with the client's address.
+    fn call<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        if let Some(value) = self.0.and_then(|ip| tonic::metadata::MetadataValue::try_from(ip.to_string()).ok()) {
+            request.metadata_mut().insert(crate::context::CLIENT_ADDR, value);
+        }
+        request
+    }
+}
+
 fn caller(token: &str, headers: &HeaderMap, csrf: Option<String>) -> pb::PageCaller {
     pb::PageCaller { token: token.to_string(), browser_secret: browser_secret(headers), csrf }
 }
@@ -239,10 +264,12 @@ async fn show(
     State(core): State<Channel>,
     Path(token): Path<String>,
     Query(query): Query<ShowQuery>,
+    from: ClientOf,
     headers: HeaderMap,
 ) -> Response {
     let mut client = HostedPagesClient::new(core);
-    let opened = client.open_page(pb::OpenPageRequest { caller: Some(caller(&token, &headers, None)) }).await;
+    let opened =
+        client.open_page(from.call(pb::OpenPageRequest { caller: Some(caller(&token, &headers, None)) })).await;
     let mut state = match opened {
         Ok(reply) => reply.into_inner(),
         Err(status) => return failed(status),
@@ -257,7 +284,7 @@ async fn show(
         caller: Some(pb::PageCaller { token: token.clone(), browser_secret, csrf: None }),
         search: if query.provider.is_some() { None } else { query.q.clone() },
     };
-    let choices = match client.search_providers(search).await {
+    let choices = match client.search_providers(from.call(search)).await {
         Ok(found) => found.into_inner().data,
         Err(status) => return failed(status),
     };
@@ -318,6 +345,7 @@ struct LoginForm {
 async fn login(
     State(core): State<Channel>,
     Path(token): Path<String>,
+    from: ClientOf,
     headers: HeaderMap,
     request: Request,
 ) -> Response {
@@ -327,12 +355,12 @@ async fn login(
     };
     let mut client = HostedPagesClient::new(core);
     let submitted = client
-        .submit_login(pb::SubmitLoginRequest {
+        .submit_login(from.call(pb::SubmitLoginRequest {
             caller: Some(caller(&token, &headers, Some(form.csrf))),
             provider_id: form.provider_id.filter(|p| !p.is_empty()),
             username: form.username,
             password: form.password,
-        })
+        }))
         .await;
     answer(&token, submitted)
 }
@@ -340,6 +368,7 @@ async fn login(
 async fn receipt(
     State(core): State<Channel>,
     Path(token): Path<String>,
+    from: ClientOf,
     headers: HeaderMap,
     mut form: Multipart,
 ) -> Response {
@@ -368,12 +397,12 @@ async fn receipt(
     }
     let mut client = HostedPagesClient::new(core);
     let submitted = client
-        .submit_receipt(pb::SubmitReceiptRequest {
+        .submit_receipt(from.call(pb::SubmitReceiptRequest {
             caller: Some(caller(&token, &headers, csrf)),
             expense_id,
             file,
             file_name,
-        })
+        }))
         .await;
     answer(&token, submitted)
 }
