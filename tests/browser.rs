@@ -3,8 +3,9 @@
 //! against a real core and gateway. Every flow end to end, the connect flow
 //! with the keyboard alone, axe-core (from npm) on every page at desktop
 //! and phone width with no `serious` or `critical` violation and no
-//! horizontal scrolling at 375 px, expired and reused links, and a
-//! screenshot of every page under `target/screenshots/`.
+//! horizontal scrolling at 375 px, expired and reused links, a page of
+//! another site that frames the login page and sees nothing rendered, and
+//! a screenshot of every page under `target/screenshots/`.
 //!
 //! Needs `chromium` and `chromium-driver` (Debian) and axe-core
 //! (`npm install --prefix target/axe axe-core@4.10`, which `.ci/run` does);
@@ -294,4 +295,48 @@ async fn an_expired_link_in_a_real_browser() {
         inspect(&client, &axe_js, "link-expired").await;
     }
     client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn no_other_site_can_frame_a_hosted_page() {
+    let Some((_driver, client)) = browser().await else {
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+    };
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses,benefit_account").await;
+    let user = app.create_user(&key, "framed-user").await;
+    let (id, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": "benefit_account", "modal": true}}),
+    )
+    .await;
+
+    // A page of another site (`localhost`, where Sail is `127.0.0.1`) that
+    // frames the login page, as a clickjacker would.
+    let page = format!(
+        "<!doctype html><title>partner</title><p id=\"partner\">partner app</p><iframe id=\"sail\" src=\"{url}\" width=\"480\" height=\"640\"></iframe>"
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let site = axum::Router::new().route("/", axum::routing::get(move || async move { axum::response::Html(page) }));
+    let server = tokio::spawn(async move { axum::serve(listener, site).await });
+    client.goto(&format!("http://localhost:{port}/")).await.unwrap();
+    assert_eq!(body_text(&client).await.trim_start().lines().next(), Some("partner app"));
+    // Once the frame has been fetched, the browser refuses to render it.
+    eventually("the framed page to be fetched", Duration::from_secs(10), || async {
+        let status = app.get(&key, &format!("/hosted-sessions/{id}")).await.body["status"].clone();
+        (status == "opened").then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    client.enter_frame(0).await.unwrap();
+    let framed = client.source().await.unwrap();
+    assert!(
+        !framed.contains("HealthEquity") && !framed.contains("password"),
+        "the login page rendered inside another site's frame: {framed}"
+    );
+    client.enter_parent_frame().await.unwrap();
+    client.close().await.unwrap();
+    server.abort();
 }
