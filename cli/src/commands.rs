@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use core_grpc::domain::embed_origin::stored;
 use core_grpc::domain::time;
 use core_grpc::{Core, CoreError, admin, db};
 use serde_json::json;
@@ -315,19 +316,45 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let partners = admin::list_partners(&db).await?;
             if json {
-                let rows: Vec<_> = partners
-                    .iter()
-                    .map(|p| json!({"id": p.id, "name": p.name, "created_at": time::rfc3339(&p.created_at)}))
-                    .collect();
+                let rows: Vec<_> = partners.iter().map(partner_json).collect();
                 println!("{}", serde_json::Value::Array(rows));
             } else {
                 for p in &partners {
-                    println!("{}\t{}", p.id, p.name);
+                    let origins: Vec<String> = stored(&p.embed_origins).iter().map(|o| o.to_string()).collect();
+                    println!(
+                        "{}\t{}\t{}",
+                        p.id,
+                        p.name,
+                        if origins.is_empty() { "-".into() } else { origins.join(",") }
+                    );
                 }
+            }
+        }
+        PartnersCommand::Update { partner, embed_origins, clear_embed_origins, json, database } => {
+            if embed_origins.is_empty() && !clear_embed_origins {
+                anyhow::bail!("nothing to change: give --embed-origin ORIGIN or --clear-embed-origins");
+            }
+            let db = operator_db(&database).await?;
+            let updated = admin::update_embed_origins(&db, &partner, clear_embed_origins, &embed_origins).await?;
+            if json {
+                println!("{}", partner_json(&updated));
+            } else {
+                let origins: Vec<String> = stored(&updated.embed_origins).iter().map(|o| o.to_string()).collect();
+                println!(
+                    "{}\tembed origins: {}",
+                    updated.id,
+                    if origins.is_empty() { "none".into() } else { origins.join(", ") }
+                );
             }
         }
     }
     Ok(())
+}
+
+/// A partner as `partners list --json` and `partners update --json` print it.
+fn partner_json(p: &entities::partner::Model) -> serde_json::Value {
+    let origins: Vec<String> = stored(&p.embed_origins).iter().map(|o| o.to_string()).collect();
+    json!({"id": p.id, "name": p.name, "embed_origins": origins, "created_at": time::rfc3339(&p.created_at)})
 }
 
 /// The scopes of a developer's data key: every scope but `token_admin`.

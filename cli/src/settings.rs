@@ -269,7 +269,8 @@ pub enum PartnersCommand {
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
-    /// Lists every partner account.
+    /// Lists every partner account, with the origins allowed to embed its
+    /// hosted pages.
     List {
         /// Print a JSON array instead of lines.
         #[arg(long)]
@@ -277,6 +278,31 @@ pub enum PartnersCommand {
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
+    /// Changes a partner's account: the origins allowed to show its hosted
+    /// pages in an iframe (docs/hosted-sessions.md#embedding-in-an-iframe).
+    Update {
+        /// The partner (ptn_…).
+        partner: String,
+        /// An origin allowed to frame the partner's `modal` hosted pages:
+        /// https://HOST[:PORT], or http:// for localhost, 127.0.0.1 and
+        /// [::1]. Repeat it to add several; origins already registered are
+        /// kept.
+        #[arg(long = "embed-origin", value_name = "ORIGIN", value_parser = parse_embed_origin)]
+        embed_origins: Vec<core_grpc::domain::EmbedOrigin>,
+        /// Remove every registered origin first (with no --embed-origin,
+        /// no site may frame the partner's pages).
+        #[arg(long)]
+        clear_embed_origins: bool,
+        /// Print the partner as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+}
+
+fn parse_embed_origin(text: &str) -> Result<core_grpc::domain::EmbedOrigin, String> {
+    core_grpc::domain::EmbedOrigin::parse(text).map_err(|why| why.to_string())
 }
 
 /// What each scope grants, for `keys create --help`.

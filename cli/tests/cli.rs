@@ -157,6 +157,57 @@ fn partners_and_keys_print_the_documented_json() {
 }
 
 #[test]
+fn partners_register_the_origins_that_may_embed_their_pages() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let id = partner["id"].as_str().unwrap();
+    let listed = dir.json(&["partners", "list", "--json"]);
+    assert_eq!(listed[0]["embed_origins"], serde_json::json!([]));
+
+    let updated = dir.json(&[
+        "partners",
+        "update",
+        id,
+        "--embed-origin",
+        "https://App.Example.com:443/",
+        "--embed-origin",
+        "http://localhost:3000",
+        "--json",
+    ]);
+    assert_eq!(updated["embed_origins"], serde_json::json!(["https://app.example.com", "http://localhost:3000"]));
+    // Repeating adds; an origin already there is kept once.
+    let updated = dir.json(&[
+        "partners",
+        "update",
+        id,
+        "--embed-origin",
+        "https://app.example.com",
+        "--embed-origin",
+        "https://b.example",
+        "--json",
+    ]);
+    assert_eq!(updated["embed_origins"].as_array().unwrap().len(), 3, "{updated}");
+    let text = dir.run(&["partners", "list"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("https://app.example.com,http://localhost:3000,https://b.example"), "{text}");
+
+    // What is not an origin is refused with its reason and exit 2, nothing changed.
+    for bad in ["http://app.example.com", "https://app.example.com/path", "https://*.example.com", "app.example.com"] {
+        let refused = dir.run(&["partners", "update", id, "--embed-origin", bad]);
+        assert_eq!(refused.status.code(), Some(2), "{bad}");
+        let said = String::from_utf8(refused.stderr).unwrap();
+        assert!(said.contains("origin"), "{bad}: {said}");
+    }
+    let cleared = dir.json(&["partners", "update", id, "--clear-embed-origins", "--json"]);
+    assert_eq!(cleared["embed_origins"], serde_json::json!([]));
+    let replaced =
+        dir.json(&["partners", "update", id, "--clear-embed-origins", "--embed-origin", "https://c.example", "--json"]);
+    assert_eq!(replaced["embed_origins"], serde_json::json!(["https://c.example"]));
+    let nothing = dir.run(&["partners", "update", id]);
+    assert!(!nothing.status.success());
+}
+
+#[test]
 fn a_token_admin_key_with_another_scope_is_refused_with_exit_2() {
     let dir = Workdir::new();
     let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);

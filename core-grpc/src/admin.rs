@@ -5,6 +5,7 @@ use entities::{api_key, partner};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use crate::auth::{generate_key_secret, hash_key_secret};
+use crate::domain::embed_origin::{self, EmbedOrigin, MAX_EMBED_ORIGINS};
 use crate::domain::scope::ScopeSetError;
 use crate::domain::{IdKind, ScopeSet, new_id, time};
 use crate::error::CoreError;
@@ -18,6 +19,7 @@ pub async fn create_partner(db: &impl ConnectionTrait, name: &str) -> Result<par
     let model = partner::ActiveModel {
         id: Set(new_id(IdKind::Partner)),
         name: Set(name.to_string()),
+        embed_origins: Set(embed_origin::to_stored(&[])),
         created_at: Set(time::now()),
     };
     Ok(model.insert(db).await?)
@@ -26,6 +28,37 @@ pub async fn create_partner(db: &impl ConnectionTrait, name: &str) -> Result<par
 /// Every partner account, oldest first.
 pub async fn list_partners(db: &impl ConnectionTrait) -> Result<Vec<partner::Model>, CoreError> {
     Ok(partner::Entity::find().order_by_asc(partner::Column::Id).all(db).await?)
+}
+
+/// Changes the origins allowed to frame a partner's hosted pages
+/// (docs/hosted-sessions.md#embedding-in-an-iframe): `clear` first removes
+/// every one, then `add` appends those not yet registered. Answers the
+/// partner as stored.
+pub async fn update_embed_origins(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    clear: bool,
+    add: &[EmbedOrigin],
+) -> Result<partner::Model, CoreError> {
+    let found = partner::Entity::find_by_id(partner_id)
+        .one(db)
+        .await?
+        .ok_or_else(|| CoreError::not_found("partner", "partner", partner_id))?;
+    let mut origins = if clear { Vec::new() } else { embed_origin::stored(&found.embed_origins) };
+    for origin in add {
+        if !origins.contains(origin) {
+            origins.push(origin.clone());
+        }
+    }
+    if origins.len() > MAX_EMBED_ORIGINS {
+        return Err(CoreError::invalid(
+            "embed_origin",
+            format!("A partner may register at most {MAX_EMBED_ORIGINS} embed origins."),
+        ));
+    }
+    let mut changed: partner::ActiveModel = found.into();
+    changed.embed_origins = Set(embed_origin::to_stored(&origins));
+    Ok(changed.update(db).await?)
 }
 
 /// A newly issued key; the only time its secret exists outside the caller.

@@ -7,6 +7,9 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: String,
     pub name: String,
+    /// The origins allowed to frame this partner's hosted pages, as a JSON
+    /// array of `scheme://host[:port]` strings (`[]`: none may).
+    pub embed_origins: String,
     pub created_at: DateTimeUtc,
 }
 

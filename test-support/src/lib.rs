@@ -393,6 +393,14 @@ impl TestApp {
         (partner.id, key.key)
     }
 
+    /// Registers `origins` as allowed to frame the partner's hosted pages,
+    /// as `sail partners update --embed-origin` does.
+    pub async fn embed_origins(&self, partner_id: &str, origins: &[&str]) {
+        let parsed: Vec<_> =
+            origins.iter().map(|o| core_grpc::domain::EmbedOrigin::parse(o).expect("a valid origin")).collect();
+        admin::update_embed_origins(&self.db, partner_id, true, &parsed).await.unwrap();
+    }
+
     /// Another key for an existing partner.
     pub async fn key_for(&self, partner_id: &str, scopes: &str) -> String {
         admin::create_key(&self.db, partner_id, scopes, None).await.unwrap().key

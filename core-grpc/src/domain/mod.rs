@@ -2,6 +2,7 @@
 //! business function; past that point a value that exists is a valid value.
 
 pub mod contact;
+pub mod embed_origin;
 pub mod ids;
 pub mod money;
 pub mod page;
@@ -9,6 +10,7 @@ pub mod scope;
 pub mod time;
 
 pub use contact::{CountryCode, Email, Phone};
+pub use embed_origin::EmbedOrigin;
 pub use ids::{IdKind, new_id, parse_id};
 pub use page::Page;
 pub use scope::{Scope, ScopeSet};
