@@ -5,7 +5,13 @@
 //! and phone width with no `serious` or `critical` violation and no
 //! horizontal scrolling at 375 px, expired and reused links, a page of
 //! another site that frames the login page and sees nothing rendered, and
-//! a screenshot of every page under `target/screenshots/`.
+//! a screenshot of every page under `target/screenshots/`. Then every flow
+//! again inside a partner's iframe on another site (`localhost`, where Sail
+//! is `127.0.0.1`): with the browser's default settings, and with every
+//! cookie refused; the partner's page receiving each outcome by
+//! `postMessage`; focus kept inside the frame; axe in the frame at 375 and
+//! 480 px; and the frames that must show nothing (an unregistered origin,
+//! a session that is not modal).
 //!
 //! Needs `chromium` and `chromium-driver` (Debian) and axe-core
 //! (`npm install --prefix target/axe axe-core@4.10`, which `.ci/run` does);
@@ -47,6 +53,13 @@ fn free_port() -> u16 {
 }
 
 async fn browser() -> Option<(Driver, Client)> {
+    browser_with(false).await
+}
+
+/// A headless Chromium; with `block_cookies`, one that refuses every cookie
+/// (the strictest setting a user can choose), so that a flow must work on
+/// what its pages carry alone.
+async fn browser_with(block_cookies: bool) -> Option<(Driver, Client)> {
     if !std::path::Path::new("/usr/bin/chromium").exists()
         || Command::new("chromedriver").arg("--version").output().is_err()
     {
@@ -62,13 +75,14 @@ async fn browser() -> Option<(Driver, Client)> {
     let driver = Driver(driver);
     let profile = std::env::temp_dir().join(format!("sail-chromium-{}", uuid::Uuid::now_v7().simple()));
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({"binary": "/usr/bin/chromium", "args": [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-            "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            format!("--user-data-dir={}", profile.display()), "--window-size=1280,900"]}),
-    );
+    let mut options = json!({"binary": "/usr/bin/chromium", "args": [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        format!("--user-data-dir={}", profile.display()), "--window-size=1280,900"]});
+    if block_cookies {
+        options["prefs"] = json!({"profile.default_content_setting_values.cookies": 2});
+    }
+    caps.insert("goog:chromeOptions".into(), options);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let mut last = None;
     for _ in 0..50 {
@@ -339,4 +353,322 @@ async fn no_other_site_can_frame_a_hosted_page() {
     client.enter_parent_frame().await.unwrap();
     client.close().await.unwrap();
     server.abort();
+}
+
+/// A partner's own site: one page that frames the hosted URL it was given
+/// and records every message its window receives, with the sender's origin.
+struct PartnerSite {
+    origin: String,
+    frame: std::sync::Arc<std::sync::Mutex<String>>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl PartnerSite {
+    async fn start() -> PartnerSite {
+        let frame = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let src = frame.clone();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let site = axum::Router::new().route(
+            "/",
+            axum::routing::get(move || {
+                let src = src.lock().unwrap().clone();
+                async move {
+                    axum::response::Html(format!(
+                        "<!doctype html><html lang=\"en\"><title>Partner app</title><main><p id=\"partner\">partner app</p>\
+                         <iframe id=\"sail\" title=\"Connect your account\" src=\"{src}\" width=\"480\" height=\"720\"></iframe></main>\
+                         <script>window.sailMessages = []; window.addEventListener('message', function (e) {{\
+                         window.sailMessages.push({{origin: e.origin, data: e.data}}); }});</script>"
+                    ))
+                }
+            }),
+        );
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, site).await;
+        });
+        // `localhost` is another site than `127.0.0.1`, where Sail listens.
+        PartnerSite { origin: format!("http://localhost:{port}"), frame, server }
+    }
+
+    /// Opens the partner's page with `url` in its iframe, and enters the frame.
+    async fn open(&self, client: &Client, url: &str) {
+        *self.frame.lock().unwrap() = url.to_string();
+        client.goto(&format!("{}/", self.origin)).await.unwrap();
+        client.wait().for_element(Locator::Id("sail")).await.unwrap();
+        client.enter_frame(0).await.unwrap();
+    }
+}
+
+impl Drop for PartnerSite {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// The messages the partner's window received, read from the top frame.
+async fn messages(client: &Client) -> Vec<Value> {
+    client.enter_parent_frame().await.unwrap();
+    let found = client.execute("return window.sailMessages;", vec![]).await.unwrap();
+    found.as_array().cloned().unwrap_or_default()
+}
+
+/// The one message the partner's window got from Sail's origin, once it came.
+async fn outcome(client: &Client, sail_origin: &str) -> Value {
+    for _ in 0..50 {
+        let found = messages(client).await;
+        if let Some(last) = found.last() {
+            assert_eq!(found.len(), 1, "one message per close: {found:?}");
+            assert_eq!(last["origin"], sail_origin, "{found:?}");
+            assert_eq!(last["data"]["type"], "sail.hosted", "{found:?}");
+            return last["data"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the partner's window received no message");
+}
+
+/// Clicks the page's Done button (inside the frame).
+async fn click_done(client: &Client) {
+    let done = client.wait().for_element(Locator::XPath("//button[normalize-space()='Done']")).await.unwrap();
+    done.click().await.unwrap();
+}
+
+/// axe and the width checks for the framed page at each overlay width.
+async fn inspect_framed(client: &Client, axe_js: &str, name: &str) {
+    let dir = repo().join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    for width in [375, 480] {
+        client.enter_parent_frame().await.unwrap();
+        client.execute(&format!("document.getElementById('sail').width = '{width}';"), vec![]).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        std::fs::write(dir.join(format!("framed-{name}-{width}.png")), client.screenshot().await.unwrap()).unwrap();
+        client.enter_frame(0).await.unwrap();
+        let sizes: Value =
+            client.execute("return [document.documentElement.scrollWidth, window.innerWidth];", vec![]).await.unwrap();
+        let (scroll, inner) = (sizes[0].as_u64().unwrap(), sizes[1].as_u64().unwrap());
+        assert!(scroll <= inner, "{name} scrolls sideways in a {width} px frame: {scroll} > {inner}");
+        let found = axe(client, axe_js).await;
+        assert!(found.is_empty(), "{name} in a {width} px frame: {found:?}");
+    }
+}
+
+/// Every flow inside a partner's cross-site iframe, once per cookie setting.
+async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
+    let mode = if block_cookies { "every cookie refused" } else { "default settings" };
+    let Some(axe_js) = axe_source() else {
+        return cannot_run("axe-core is not installed (npm install --prefix target/axe axe-core@4.10)");
+    };
+    let Some((_driver, client)) = browser_with(block_cookies).await else {
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+    };
+    let app = TestApp::spawn().await;
+    let site = PartnerSite::start().await;
+    let (partner, key) = app.partner_key("expenses,benefit_account,ingest,connections").await;
+    app.embed_origins(&partner, &["https://app.example.com", &site.origin]).await;
+    let user = app.create_user(&key, "framed-flows").await;
+    let modal = |kind: &str| json!({"user_id": user, "flow": "connect_account", "options": {"connection_type": kind, "modal": true}});
+
+    // A card, chosen from the list (a link that must keep the binding).
+    let (id, url) = session(&app, &key, modal("card")).await;
+    let sail_origin = url.split("/hosted/").next().unwrap().to_string();
+    site.open(&client, &url).await;
+    inspect_framed(&client, &axe_js, "connect-choose").await;
+    client.find(Locator::LinkText("Harbor Bank")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    inspect_framed(&client, &axe_js, "connect-login").await;
+    // Focus stays inside the overlay: Tab from the last control comes back
+    // to the first (the Close button), Shift+Tab from the first goes to the last.
+    client.execute("Array.from(document.querySelectorAll('button')).pop().focus();", vec![]).await.unwrap();
+    press(&client, TAB).await;
+    let at: Value = client.execute("return document.activeElement.textContent.trim();", vec![]).await.unwrap();
+    assert_eq!(at, "Close", "Tab from the last control ({mode})");
+    press(&client, "\u{E008}\u{E004}\u{E008}").await; // Shift+Tab, Shift released
+    let at: Value = client.execute("return document.activeElement.textContent.trim();", vec![]).await.unwrap();
+    assert_eq!(at, "Connect", "Shift+Tab from the first control ({mode})");
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    inspect_framed(&client, &axe_js, "connect-done").await;
+    click_done(&client).await;
+    let told = outcome(&client, &sail_origin).await;
+    assert_eq!(told["status"], "completed", "{mode}");
+    let done = app.get(&key, &format!("/hosted-sessions/{id}")).await.body;
+    assert_eq!(done["status"], "completed", "{mode}: {done}");
+    assert_eq!(told["connection_id"], done["connection_id"], "{mode}");
+    let card = told["connection_id"].as_str().unwrap().to_string();
+    assert_eq!(app.get(&key, &format!("/users/{user}/connections/{card}")).await.status, 200);
+
+    // An HSA administrator, found with the search form (a GET that must
+    // keep the binding too).
+    let (_, url) = session(&app, &key, modal("benefit_account")).await;
+    site.open(&client, &url).await;
+    client.find(Locator::Id("q")).await.unwrap().send_keys(&format!("fidelity{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::LinkText("Fidelity Investments")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    click_done(&client).await;
+    let told = outcome(&client, &sail_origin).await;
+    let hsa = told["connection_id"].as_str().expect("a connection id").to_string();
+    let linked = app.get(&key, &format!("/users/{user}/connections/{hsa}")).await.body;
+    assert_eq!(linked["type"], "benefit_account", "{mode}: {linked}");
+
+    // A store, chosen by the partner: straight to its login.
+    let amazon =
+        app.get(&key, "/merchants?search=amazon&limit=1").await.body["data"][0]["id"].as_str().unwrap().to_string();
+    let (_, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account",
+        "options": {"connection_type": "store", "merchant_id": amazon, "modal": true}}),
+    )
+    .await;
+    site.open(&client, &url).await;
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    click_done(&client).await;
+    let told = outcome(&client, &sail_origin).await;
+    let store = told["connection_id"].as_str().expect("a connection id").to_string();
+    assert_eq!(app.get(&key, &format!("/users/{user}/connections/{store}")).await.body["type"], "store");
+
+    // Reconnect a card that landed in error.
+    let broken = app.sandbox_connection(&key, json!({"user_id": user, "type": "card", "username": "user_error"})).await;
+    assert_eq!(broken["status"], "error");
+    let broken_id = broken["id"].as_str().unwrap().to_string();
+    let (_, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "reconnect",
+        "options": {"connection_id": broken_id, "modal": true}}),
+    )
+    .await;
+    site.open(&client, &url).await;
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    click_done(&client).await;
+    let told = outcome(&client, &sail_origin).await;
+    assert_eq!(told["connection_id"], broken_id.as_str(), "{mode}");
+    let repaired = app.get(&key, &format!("/users/{user}/connections/{broken_id}")).await.body;
+    assert_eq!(repaired["status"], "active", "{mode}");
+
+    // A receipt for a purchase in review (the flow has no `modal` option:
+    // its pages are framable by the registered origins).
+    let connection = app.external_connection(&key, &user).await;
+    let pushed = app
+        .post(&key, &format!("/users/{user}/connections/{connection}/transactions"),
+            json!({"transactions": [{"external_transaction_id": "f1", "date": "2026-11-03", "amount": 24.98, "description": "WALGREENS #1234"}]}))
+        .await;
+    app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
+    let expenses = app.get(&key, &format!("/users/{user}/expenses?connection_id={connection}")).await.body;
+    let expense_id = expenses["data"][0]["id"].as_str().unwrap().to_string();
+    let file = std::env::temp_dir().join(format!("sail-framed-receipt-{}.txt", uuid::Uuid::now_v7().simple()));
+    std::fs::write(
+        &file,
+        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT 15.99 F\nSALINE SOLUTION 12OZ 8.99 F\nTOTAL 24.98\n",
+    )
+    .unwrap();
+    let (receipt_session, url) =
+        session(&app, &key, json!({"user_id": user, "flow": "upload_receipt", "options": {"expense_id": expense_id}}))
+            .await;
+    site.open(&client, &url).await;
+    inspect_framed(&client, &axe_js, "upload-receipt").await;
+    client.find(Locator::Id("file")).await.unwrap().send_keys(&file.display().to_string()).await.unwrap();
+    client.find(Locator::Css("button[type=submit]")).await.unwrap().click().await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    assert!(body_text(&client).await.contains("Receipt accepted"), "{mode}: {}", body_text(&client).await);
+    click_done(&client).await;
+    let told = outcome(&client, &sail_origin).await;
+    let stored = app.get(&key, &format!("/hosted-sessions/{receipt_session}")).await.body;
+    assert_eq!(told["receipt_id"], stored["receipt_id"], "{mode}: {stored}");
+    assert!(told["receipt_id"].as_str().is_some_and(|r| r.starts_with("rcpt_")), "{told}");
+
+    // Closing before the end tells the partner the user left.
+    let (left, url) = session(&app, &key, modal("card")).await;
+    site.open(&client, &url).await;
+    client
+        .wait()
+        .for_element(Locator::XPath("//button[normalize-space()='Close']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let told = outcome(&client, &sail_origin).await;
+    assert_eq!(told, json!({"type": "sail.hosted", "status": "exited"}), "{mode}");
+    assert_eq!(app.get(&key, &format!("/hosted-sessions/{left}")).await.body["status"], "opened");
+
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn every_flow_inside_a_partner_iframe_with_default_settings() {
+    every_flow_inside_a_partner_iframe(false).await;
+}
+
+#[tokio::test]
+async fn every_flow_inside_a_partner_iframe_with_every_cookie_refused() {
+    every_flow_inside_a_partner_iframe(true).await;
+}
+
+/// What the frame shows, read from inside it once the page was fetched.
+async fn framed_source(client: &Client, app: &TestApp, key: &str, session_id: &str) -> String {
+    eventually("the framed page to be fetched", Duration::from_secs(10), || async {
+        let status = app.get(key, &format!("/hosted-sessions/{session_id}")).await.body["status"].clone();
+        (status == "opened").then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let source = client.source().await.unwrap();
+    client.enter_parent_frame().await.unwrap();
+    source
+}
+
+#[tokio::test]
+async fn only_registered_origins_frame_only_modal_sessions() {
+    let Some((_driver, client)) = browser().await else {
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+    };
+    let app = TestApp::spawn().await;
+    let site = PartnerSite::start().await;
+    let (partner, key) = app.partner_key("expenses,benefit_account").await;
+    let user = app.create_user(&key, "framing-rules").await;
+    let modal = json!({"user_id": user, "flow": "connect_account",
+        "options": {"connection_type": "benefit_account", "modal": true}});
+
+    // The partner registered another origin, not this site's.
+    app.embed_origins(&partner, &["https://app.example.com"]).await;
+    let (id, url) = session(&app, &key, modal.clone()).await;
+    site.open(&client, &url).await;
+    let shown = framed_source(&client, &app, &key, &id).await;
+    assert!(
+        !shown.contains("HealthEquity") && !shown.contains("password"),
+        "an unregistered origin framed it: {shown}"
+    );
+
+    // This site registered, but a session that is not modal is never framed.
+    app.embed_origins(&partner, &[&site.origin]).await;
+    let (id, url) = session(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account",
+        "options": {"connection_type": "benefit_account"}}),
+    )
+    .await;
+    site.open(&client, &url).await;
+    let shown = framed_source(&client, &app, &key, &id).await;
+    assert!(!shown.contains("HealthEquity") && !shown.contains("Search"), "a non-modal session was framed: {shown}");
+
+    // The control: the same site frames a modal session of the same partner.
+    let (id, url) = session(&app, &key, modal).await;
+    site.open(&client, &url).await;
+    let shown = framed_source(&client, &app, &key, &id).await;
+    assert!(shown.contains("Search"), "a registered origin could not frame a modal session: {shown}");
+
+    // Nothing reached the login handler from the refused frames.
+    let events = app.get(&key, "/events?type=hosted_session.login_failed").await.body;
+    assert_eq!(events["data"].as_array().map(Vec::len), Some(0), "{events}");
+    let sessions = app.get(&key, &format!("/hosted-sessions?user_id={user}&status=completed")).await.body;
+    assert_eq!(sessions["data"].as_array().map(Vec::len), Some(0), "{sessions}");
+    client.close().await.unwrap();
 }

@@ -38,9 +38,10 @@ pub enum CoreError {
     #[error("Connection {connection_id} is an external connection; only Sail-managed connections can be reconnected.")]
     ConnectionNotReconnectable { connection_id: String },
     /// A hosted session's page that can no longer be shown (used, expired,
-    /// unknown): the pages answer `410` with this message.
-    #[error("{0}")]
-    SessionGone(String),
+    /// unknown): the pages answer `410` with `message`, framable by the
+    /// same origins as the session's other pages (none for an unknown link).
+    #[error("{message}")]
+    SessionGone { message: String, frame_ancestors: Vec<String> },
     /// The connection lacks a product the request needs.
     #[error("{message}")]
     ProductNotEnabled { param: String, message: String },
@@ -72,6 +73,10 @@ pub enum CoreError {
     #[error("internal error: {0}")]
     Internal(String),
 }
+
+/// The error metadata that carries a refused page's framing rule to the
+/// gateway: the allowed origins, separated by spaces.
+pub const FRAME_ANCESTORS: &str = "frame_ancestors";
 
 /// The contract's user-token error codes (docs/pii.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,7 +135,10 @@ impl CoreError {
                 ErrorDetail::new(ErrorCode::ConnectionNotReconnectable, self.to_string())
                     .with_param("options.connection_id")
             }
-            CoreError::SessionGone(message) => ErrorDetail::new(ErrorCode::NotFound, message),
+            CoreError::SessionGone { message, frame_ancestors } if !frame_ancestors.is_empty() => {
+                ErrorDetail::new(ErrorCode::NotFound, message).with_metadata(FRAME_ANCESTORS, frame_ancestors.join(" "))
+            }
+            CoreError::SessionGone { message, .. } => ErrorDetail::new(ErrorCode::NotFound, message),
             CoreError::TooLarge { param, message } => {
                 ErrorDetail::new(ErrorCode::RequestTooLarge, message).with_param(param)
             }

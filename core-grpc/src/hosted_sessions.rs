@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use entities::enums::{ConnectionStatus, ConnectionType, ExpenseStatus, HostedSessionStatus};
-use entities::{administrator, connection, hosted_session, merchant, transaction};
+use entities::{administrator, connection, hosted_session, merchant, partner, transaction};
 use sail_api::pb;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::connections::{self, ConnectionTypeRules};
 use crate::db::begin_write;
 use crate::db::fetch_page;
+use crate::domain::embed_origin;
 use crate::domain::{IdKind, Page, Scope, ScopeSet, hex, new_id, parse_id, random_token, time};
 use crate::error::CoreError;
 use crate::events::EventType;
@@ -285,9 +286,44 @@ pub fn csrf_for(browser_secret: &str) -> String {
     sha256(&format!("sail hosted csrf\0{browser_secret}"))
 }
 
-/// Why a page cannot be shown (answered with a `410` page).
+/// Why a page of an unknown link cannot be shown (a `410` page no site
+/// may frame).
 fn gone(message: &str) -> CoreError {
-    CoreError::SessionGone(message.to_string())
+    CoreError::SessionGone { message: message.to_string(), frame_ancestors: Vec::new() }
+}
+
+/// Why a page of a known session cannot be shown: a `410` page framable as
+/// the session's other pages are, so a user in a partner's overlay sees it.
+async fn gone_from(db: &impl ConnectionTrait, session: &hosted_session::Model, message: &str) -> CoreError {
+    match frame_ancestors(db, session).await {
+        Ok(frame_ancestors) => CoreError::SessionGone { message: message.to_string(), frame_ancestors },
+        Err(err) => err,
+    }
+}
+
+/// Whether a session's pages may be shown in a partner's iframe at all: a
+/// `modal` session's, and every `upload_receipt` session's (the contract
+/// gives that flow no `modal` option, yet a receipt is taken inside the
+/// partner's app as much as a login is). Any other page is never framed.
+pub fn framable(session: &hosted_session::Model, settings: &Settings) -> bool {
+    settings.modal || session.flow == Flow::UploadReceipt
+}
+
+/// The origins allowed to frame `session`'s pages
+/// (docs/hosted-sessions.md#embedding-in-an-iframe): its partner's
+/// registered embed origins when the session is framable, none otherwise.
+/// Empty means `frame-ancestors 'none'`.
+pub async fn frame_ancestors(
+    db: &impl ConnectionTrait,
+    session: &hosted_session::Model,
+) -> Result<Vec<String>, CoreError> {
+    if !framable(session, &settings_of(session)?) {
+        return Ok(Vec::new());
+    }
+    let partner = partner::Entity::find_by_id(session.partner_id.as_str()).one(db).await?;
+    Ok(partner
+        .map(|p| embed_origin::stored(&p.embed_origins).iter().map(|o| o.to_string()).collect())
+        .unwrap_or_default())
 }
 
 /// The session a page call is for, checked: the token, the browser it is
@@ -311,7 +347,8 @@ pub async fn authorize(
     let now = time::now();
     match (&found.browser_hash, caller.browser_secret.as_deref()) {
         (None, _) if now >= found.expires_at => {
-            Err(gone("This link has expired. Go back to the app and start again to get a new one."))
+            Err(gone_from(db, &found, "This link has expired. Go back to the app and start again to get a new one.")
+                .await)
         }
         (None, _) if form => Err(unknown()),
         (None, _) => {
@@ -326,15 +363,19 @@ pub async fn authorize(
         }
         (Some(bound), Some(secret)) if *bound == sha256(secret) => {
             if found.status != HostedSessionStatus::Completed && now >= found.expires_at {
-                return Err(gone("This link has expired. Go back to the app and start again to get a new one."));
+                let why = "This link has expired. Go back to the app and start again to get a new one.";
+                return Err(gone_from(db, &found, why).await);
             }
             if form && caller.csrf.as_deref() != Some(csrf_for(secret).as_str()) {
-                return Err(gone("This form could not be verified. Reload the page and try again."));
+                return Err(
+                    gone_from(db, &found, "This form could not be verified. Reload the page and try again.").await
+                );
             }
             Ok((found, None))
         }
         (Some(_), _) => {
-            Err(gone("This link has already been used. Each link opens once; go back to the app to get a new one."))
+            let why = "This link has already been used. Each link opens once; go back to the app to get a new one.";
+            Err(gone_from(db, &found, why).await)
         }
     }
 }

@@ -25,9 +25,9 @@ async fn create(app: &TestApp, key: &str, body: Value) -> Reply {
     app.post(key, "/hosted-sessions", body).await
 }
 
-/// A browser: keeps the session cookie it is given.
-/// Every hosted page, the 410 and error pages included, forbids framing
-/// (clickjacking of the login form): no partner origin is registered yet.
+/// Every hosted page of a partner that registered no embed origin, the 410
+/// and error pages included, forbids framing (clickjacking of the login
+/// form); the `Browser` below checks it on every page it opens.
 fn assert_cannot_be_framed(response: &reqwest::Response) {
     let html = response.headers().get("content-type").is_some_and(|v| v.to_str().unwrap().starts_with("text/html"));
     if !html {
@@ -38,6 +38,7 @@ fn assert_cannot_be_framed(response: &reqwest::Response) {
     assert_eq!(response.headers()["x-frame-options"], "DENY");
 }
 
+/// A browser: keeps the session cookie it is given.
 struct Browser {
     client: reqwest::Client,
     cookie: Option<String>,
@@ -422,4 +423,107 @@ async fn a_receipt_uploaded_on_the_page_clears_an_expense() {
     let (status, result) = browser.get(&url).await;
     assert_eq!(status, 200);
     assert!(result.contains("Receipt accepted") && result.contains("$24.98 of $24.98"), "{result}");
+}
+
+/// The binding secret a framable page carries in its forms.
+fn binding_of(html: &str) -> String {
+    hidden(html, "binding")
+}
+
+#[tokio::test]
+async fn framing_follows_the_session_and_the_binding_stands_in_for_a_refused_cookie() {
+    let app = TestApp::spawn().await;
+    let (partner, key) = app.partner_key("expenses,benefit_account").await;
+    app.embed_origins(&partner, &["https://app.example.com", "http://localhost:3000"]).await;
+    let user = app.create_user(&key, "hs-framed").await;
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let framed = "frame-ancestors https://app.example.com http://localhost:3000";
+
+    // A modal session: framable by exactly the registered origins.
+    let created = create(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account",
+        "options": {"connection_type": "benefit_account", "modal": true}}),
+    )
+    .await;
+    let url = created.body["url"].as_str().unwrap().to_string();
+    let opened = client.get(&url).send().await.unwrap();
+    assert_eq!(opened.status(), 200);
+    let policy = opened.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(policy.ends_with(framed) && policy.contains("script-src 'self'"), "{policy}");
+    assert!(opened.headers().get("x-frame-options").is_none());
+    let cookie = opened.headers()["set-cookie"].to_str().unwrap().to_string();
+    for flag in ["HttpOnly", "Secure", "SameSite=None", "Partitioned", "Path=/hosted/hst_"] {
+        assert!(cookie.contains(flag), "{flag} in {cookie}");
+    }
+    let html = opened.text().await.unwrap();
+    let binding = binding_of(&html);
+    assert_eq!(format!("sail_hosted={binding}"), cookie.split(';').next().unwrap(), "the same secret");
+    assert!(html.contains("hosted-assets&#x2f;overlay.js") || html.contains("hosted-assets/overlay.js"), "{html}");
+
+    // A browser that refused the cookie goes on with the binding its page carried.
+    let adm = administrator(&app, &key, "Fidelity Investments").await;
+    let login = client.get(format!("{url}?provider={adm}&binding={binding}")).send().await.unwrap();
+    assert_eq!(login.status(), 200);
+    let login = login.text().await.unwrap();
+    assert_eq!(binding_of(&login), binding);
+    // Without it, or with another, the session is someone else's: a 410
+    // that the partner's frame may still show.
+    for tried in [url.clone(), format!("{url}?binding={}", "A".repeat(43)), format!("{url}?binding=short")] {
+        let refused = client.get(&tried).send().await.unwrap();
+        assert_eq!(refused.status(), 410, "{tried}");
+        assert!(refused.headers()["content-security-policy"].to_str().unwrap().ends_with(framed));
+        assert!(refused.text().await.unwrap().contains("already been used"));
+    }
+    // The login form, binding and anti-forgery token both required.
+    let form = |csrf: &str, binding: &str| {
+        [
+            ("csrf", csrf.to_string()),
+            ("binding", binding.to_string()),
+            ("provider_id", adm.clone()),
+            ("username", "user_good".to_string()),
+            ("password", "pass_good".to_string()),
+        ]
+    };
+    let forged = client.post(format!("{url}/login")).form(&form("forged", &binding)).send().await.unwrap();
+    assert_eq!(forged.status(), 410);
+    let done = client.post(format!("{url}/login")).form(&form(&hidden(&login, "csrf"), &binding)).send().await.unwrap();
+    assert_eq!(done.status(), 200);
+    let done = done.text().await.unwrap();
+    assert!(
+        done.contains("data-sail-status=\"completed\"") && done.contains("data-sail-connection-id=\"conn_"),
+        "{done}"
+    );
+    let id = created.body["id"].as_str().unwrap();
+    assert_eq!(app.get(&key, &format!("/hosted-sessions/{id}")).await.body["status"], "completed");
+
+    // The same partner's session without `modal`: never framed, no binding
+    // in its pages, its cookie SameSite=Strict.
+    let plain = create(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "connect_account",
+        "options": {"connection_type": "benefit_account"}}),
+    )
+    .await;
+    let opened = client.get(plain.body["url"].as_str().unwrap()).send().await.unwrap();
+    assert_cannot_be_framed(&opened);
+    assert!(opened.headers()["set-cookie"].to_str().unwrap().contains("SameSite=Strict"));
+    let html = opened.text().await.unwrap();
+    assert!(!html.contains("name=\"binding\"") && !html.contains("<script"), "{html}");
+    let gone = client.get(plain.body["url"].as_str().unwrap()).send().await.unwrap();
+    assert_eq!(gone.status(), 410);
+    assert_cannot_be_framed(&gone);
+
+    // An unknown link's page is never framed.
+    let unknown = client.get(format!("{}/hosted/hst_{}", app.http_root, "x".repeat(43))).send().await.unwrap();
+    assert_eq!(unknown.status(), 410);
+    assert_cannot_be_framed(&unknown);
+
+    // The overlay script, from Sail's own origin.
+    let script = client.get(format!("{}/hosted-assets/overlay.js", app.http_root)).send().await.unwrap();
+    assert_eq!(script.status(), 200);
+    assert!(script.headers()["content-type"].to_str().unwrap().starts_with("text/javascript"));
+    assert!(script.text().await.unwrap().contains("\"sail.hosted\""));
 }

@@ -134,6 +134,7 @@ impl HostedPagesService {
             error,
             expires_at: time::rfc3339(&session.expires_at),
             sandbox: self.core.config.sandbox,
+            frame_ancestors: hosted_sessions::frame_ancestors(db, session).await?,
             ..Default::default()
         };
         if let Some(id) = settings.merchant_id.as_deref().or(settings.administrator_id.as_deref()) {
