@@ -427,6 +427,17 @@ async fn outcome(client: &Client, sail_origin: &str) -> Value {
     panic!("the partner's window received no message");
 }
 
+/// Waits until `element`'s page has been replaced by the next one.
+async fn replaced(element: &fantoccini::elements::Element) {
+    for _ in 0..100 {
+        if element.tag_name().await.is_err() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the page was not replaced after a submit");
+}
+
 /// Clicks the page's Done button (inside the frame).
 async fn click_done(client: &Client) {
     let done = client.wait().for_element(Locator::XPath("//button[normalize-space()='Done']")).await.unwrap();
@@ -501,7 +512,10 @@ async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
     // keep the binding too).
     let (_, url) = session(&app, &key, modal("benefit_account")).await;
     site.open(&client, &url).await;
-    client.find(Locator::Id("q")).await.unwrap().send_keys(&format!("fidelity{ENTER}")).await.unwrap();
+    let search = client.find(Locator::Id("q")).await.unwrap();
+    search.send_keys(&format!("fidelity{ENTER}")).await.unwrap();
+    // The unfiltered list names Fidelity too: wait for the results page.
+    replaced(&search).await;
     client.wait().for_element(Locator::LinkText("Fidelity Investments")).await.unwrap().click().await.unwrap();
     client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
     client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
