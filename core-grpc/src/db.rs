@@ -264,63 +264,9 @@ mod tests {
         remove_scratch(db, dir).await;
     }
 
-    /// Registers `sail_thread()` on one connection: the name of the thread
-    /// that evaluates it, which shows where a statement ran.
-    async fn register_thread_name_function(conn: &mut sea_orm::sqlx::SqliteConnection) {
-        use libsqlite3_sys::{SQLITE_OK, SQLITE_UTF8, sqlite3_context, sqlite3_value};
-        unsafe extern "C" fn thread_name(ctx: *mut sqlite3_context, _argc: i32, _argv: *mut *mut sqlite3_value) {
-            let name = std::thread::current().name().unwrap_or("").to_string();
-            // SAFETY: `ctx` is the context SQLite passed in; TRANSIENT makes
-            // SQLite copy the text before `name` is dropped.
-            unsafe {
-                libsqlite3_sys::sqlite3_result_text(
-                    ctx,
-                    name.as_ptr().cast(),
-                    name.len() as i32,
-                    libsqlite3_sys::SQLITE_TRANSIENT(),
-                )
-            };
-        }
-        let mut handle = conn.lock_handle().await.unwrap();
-        // SAFETY: an open connection whose lock is held; a zero-argument
-        // function with no user data and no destructor.
-        let rc = unsafe {
-            libsqlite3_sys::sqlite3_create_function_v2(
-                handle.as_raw_handle().as_ptr(),
-                c"sail_thread".as_ptr(),
-                0,
-                SQLITE_UTF8,
-                std::ptr::null_mut(),
-                Some(thread_name),
-                None,
-                None,
-                None,
-            )
-        };
-        assert_eq!(rc, SQLITE_OK);
-    }
-
-    /// A read on an idle SQLite connection runs on the thread that asked for
-    /// it, not on the connection's worker thread (vendor/README.md: two
-    /// thread switches saved per query); a write still runs on the worker.
-    #[tokio::test]
-    async fn an_idle_sqlite_connection_reads_on_the_callers_thread_and_writes_on_its_worker() {
-        use sea_orm::sqlx;
-        let (db, dir) = scratch_sqlite().await;
-        let mut conn = db.get_sqlite_connection_pool().acquire().await.unwrap();
-        register_thread_name_function(&mut conn).await;
-        let here = std::thread::current().name().unwrap_or("").to_string();
-        let read: String = sqlx::query_scalar("SELECT sail_thread()").fetch_one(&mut *conn).await.unwrap();
-        assert_eq!(read, here, "the read ran on another thread");
-        sqlx::query("CREATE TABLE ran_on (thread TEXT)").execute(&mut *conn).await.unwrap();
-        sqlx::query("INSERT INTO ran_on SELECT sail_thread()").execute(&mut *conn).await.unwrap();
-        let written: String = sqlx::query_scalar("SELECT thread FROM ran_on").fetch_one(&mut *conn).await.unwrap();
-        assert!(written.starts_with("sqlx-sqlite-worker"), "the write ran on {written:?}");
-        drop(conn);
-        remove_scratch(db, dir).await;
-    }
-
-    /// A read never overtakes work already handed to the connection's worker:
+    /// A read never overtakes work already handed to the connection's worker
+    /// (a guard kept from when Sail ran SQLite reads on the caller's thread:
+    /// any such shortcut must keep it):
     /// after a transaction is dropped, its rollback is queued, not yet run,
     /// and a read sent right after must see the rolled-back state. Repeated,
     /// since a read that jumped the queue would only sometimes be first.

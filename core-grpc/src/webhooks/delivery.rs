@@ -108,9 +108,8 @@ impl ClaimedDelivery {
 
     /// Claimed deliveries with their events and endpoints, loaded by two
     /// lookups: SQLite's way (PostgreSQL claims them together, and SQLite
-    /// answers `id IN (…)` from the primary key). Each lookup on an idle
-    /// connection runs on this thread (vendor/README.md), so the two no
-    /// longer overlap in time; they still take one connection each.
+    /// answers `id IN (…)` from the primary key). Each takes a connection
+    /// of its own.
     async fn load(
         db: &DatabaseConnection,
         claimed: Vec<webhook_delivery::Model>,

@@ -311,17 +311,6 @@ impl<DB: Database> Floating<DB, Live<DB>> {
         // returned to the pool; also of course, if it was dropped due to an error
         // this is simply a band-aid as SQLx-next connections should be able
         // to recover from cancellations
-        //
-        // Sail's patch (vendor/README.md): not for SQLite. There the "ping"
-        // asks the connection's own worker thread, which runs every command
-        // in order (a rollback left by a dropped transaction runs before the
-        // next user's first statement), so it proves nothing a next command
-        // would not; it cost a thread round trip per query, as much as the
-        // query itself.
-        if DB::NAME == "SQLite" {
-            self.release();
-            return true;
-        }
         if let Err(error) = self.raw.ping().await {
             tracing::warn!(
                 %error,
