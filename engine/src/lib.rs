@@ -2,36 +2,17 @@
 //! expense, and explains why. Pure: no transport or database types; the core
 //! feeds it plain purchases and the merchant directory.
 //!
-//! Two steps. Merchant resolution turns a raw descriptor into a directory
+//! Three steps. Merchant resolution turns a raw descriptor into a directory
 //! merchant, a known merchant (`data/merchant_knowledge.csv`, `aliases`) or
-//! nothing (`normalize`). The descriptor's words are read as evidence
-//! (`signals`): medical care (a specialty, or a generic word), and evidence
-//! of non-medical use. Rules then decide, first match wins, each naming
-//! itself in [`Adjudication::rule`] and listing its [`Evidence`]:
-//!
-//! 1. `item_level`: item data (store orders, receipts) decides per line.
-//! 2. `cannabis`: controlled substances are ineligible.
-//! 3. `fuel`: fuel, by word or category code, is ineligible.
-//! 4. `pet_care`: pets are never the account holder's medical care.
-//! 5. `known_merchant` / `directory_merchant`: the merchant's usual outcome;
-//!    a medical merchant with evidence of non-medical use, or a non-medical
-//!    one with a medical specialty, is a conflict.
-//! 6. `insurer`: insurers and insurer-providers need review.
-//! 7. `non_medical_words`: food, lodging, cosmetics, fitness, services. A
-//!    generic medical word (CLINIC, HOSPITAL) yields to them; a specialty,
-//!    or any medical word beside parking or lodging, makes a conflict.
-//! 8. `mcc_ineligible`: categories that are never medical care.
-//! 9. `mcc_medical`: medical categories. Codes that also cover non-medical
-//!    services (8099, 8050, 8043, 5047) need a medical word as well.
-//! 10. `mcc_needs_review`: categories that sell both kinds.
-//! 11. `mcc_non_medical`: any other category code.
-//! 12. `provider_keyword`: a medical word with no category code.
-//! 13. `unknown`: nothing to go on; a person must look.
-//!
-//! Policy: `eligible` only on positive evidence (a medical merchant, a whole
-//! medical word, a medical category code that covers nothing else) with no
-//! evidence against it; where the evidence disagrees, `needs_review` with the
-//! reason code `conflicting_evidence` naming both sides.
+//! nothing (`normalize`). Item-level data (store orders, receipts), where
+//! given, decides per line (`item_level`). Otherwise the purchase becomes
+//! one typed [`facts::Facts`] value (the merchant's usual outcome, the
+//! category code as the reference data lists it, and the descriptor's
+//! words read as evidence by `signals`: medical care, a specialty or a
+//! generic word, and evidence of non-medical use), and the declared list
+//! of named rules in [`rules::RULES`] runs over it, first match wins, each
+//! naming itself in [`Adjudication::rule`] and listing its [`Evidence`].
+//! The order and what each rule decides: `rules` and docs/adjudication.md.
 //!
 //! Facts: `data/mcc_medical.csv`, `data/merchants.csv`,
 //! `data/merchant_knowledge.csv`, `data/descriptors.csv`,
@@ -42,10 +23,12 @@ pub mod aliases;
 pub mod categories;
 #[cfg(feature = "evaluation")]
 pub mod evaluation;
+pub mod facts;
 pub mod lexicon;
 pub mod normalize;
 pub mod receipts;
 pub mod reference;
+pub mod rules;
 pub mod signals;
 
 use std::collections::HashMap;
@@ -53,9 +36,10 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use self::aliases::{ALIASES, AliasTarget};
+use self::facts::{CategoryCode, Facts, ListedCode, MerchantFact, MerchantSource};
 use self::lexicon::ItemLexicon;
 use self::normalize::{canonical_words, normalize};
-use self::signals::{NonMedical, Signal};
+use self::signals::Signal;
 use crate::reference::ReferenceError;
 
 /// The three outcomes of adjudication.
@@ -306,11 +290,6 @@ struct MccRule {
     outcome: Outcome,
     description: String,
 }
-
-/// Medical category codes that also cover non-medical services: catch-all
-/// practitioners (med spas, wellness), personal-care facilities, optical
-/// goods (fashion sunglasses), B2B equipment. Alone they prove nothing.
-const BROAD_MEDICAL_MCCS: &[&str] = &["8099", "8050", "8043", "5047"];
 
 /// Errors building an engine (a directory or table that does not fit).
 #[derive(Debug, thiserror::Error)]
@@ -590,137 +569,44 @@ impl Engine {
         if let Some(words) = name_words.as_deref() {
             found.extend(self.vocabulary.find(words));
         }
-        self.decide(purchase, &normalized.text, mcc.as_deref(), mcc_rule, target, merchant, &merchant_label, found)
+        let code = mcc.as_deref().map(|code| CategoryCode {
+            code,
+            listed: mcc_rule.map(|rule| ListedCode { outcome: rule.outcome, description: &rule.description }),
+        });
+        let mut facts = Facts {
+            merchant_label: &merchant_label,
+            merchant: self.merchant_fact(target, &merchant_label),
+            code,
+            ..Facts::default()
+        };
+        facts.read_words(&normalized.text, found);
+        let (rule, verdict) = rules::apply(&facts);
+        Adjudication {
+            outcome: verdict.outcome,
+            category: verdict.category,
+            reason: Reason { code: verdict.code, message: verdict.message },
+            rule,
+            evidence: verdict.evidence,
+            eligible_amount_minor: if verdict.outcome == Outcome::Eligible { purchase.amount_minor } else { 0 },
+            merchant,
+            items: None,
+        }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn decide(
-        &self,
-        purchase: &Purchase<'_>,
-        text: &str,
-        mcc: Option<&str>,
-        mcc_rule: Option<&MccRule>,
-        target: Option<&Target>,
-        merchant: Option<ResolvedMerchant>,
-        merchant_label: &str,
-        mut found: Vec<(Signal, &str)>,
-    ) -> Adjudication {
-        // MD alone is also Maryland: it counts beside DR only.
-        let has_dr = text.split(' ').any(|w| w == "DR");
-        found.retain(|(_, word)| *word != "MD" || has_dr);
-        found.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-
-        let medical: Vec<(&'static str, bool, &str)> = found
-            .iter()
-            .filter_map(|(s, w)| match s {
-                Signal::Medical { category, specialty } => Some((*category, *specialty, *w)),
-                _ => None,
-            })
-            .collect();
-        let specialty_word = medical.iter().find(|(_, specialty, _)| *specialty).copied();
-        let medical_word = specialty_word.or_else(|| medical.first().copied());
-        // Non-medical evidence, the most decisive kind first.
-        const PRECEDENCE: [NonMedical; 12] = [
-            NonMedical::Pet,
-            NonMedical::Cosmetic,
-            NonMedical::MedicalTravel,
-            NonMedical::Wellness,
-            NonMedical::Childcare,
-            NonMedical::AlcoholTobacco,
-            NonMedical::Dining,
-            NonMedical::PersonalCare,
-            NonMedical::Fitness,
-            NonMedical::Travel,
-            NonMedical::DigitalGoods,
-            NonMedical::Services,
-        ];
-        let non_medical: Option<(NonMedical, &str)> = PRECEDENCE
-            .iter()
-            .find_map(|kind| found.iter().find_map(|(s, w)| (*s == Signal::NonMedical(*kind)).then_some((*kind, *w))));
-        let word_evidence = |word: &str, indicates: &'static str| Evidence {
-            kind: EvidenceKind::Keyword,
-            value: word.to_string(),
-            indicates,
-        };
-        let mcc_evidence = |indicates: &'static str| {
-            mcc.map(|code| Evidence { kind: EvidenceKind::CategoryCode, value: code.to_string(), indicates })
-        };
-        let medical_evidence =
-            |word: Option<(&'static str, bool, &str)>| word.map(|(category, _, w)| word_evidence(w, category));
-        let non_medical_evidence = non_medical.map(|(kind, w)| word_evidence(w, kind.category()));
-        let mcc_label = |rule: &MccRule| format!("{} (MCC {})", rule.description, mcc.unwrap_or(""));
-        let decide = |outcome: Outcome,
-                      category: &'static str,
-                      code: &'static str,
-                      message: String,
-                      rule: &'static str,
-                      evidence: Vec<Option<Evidence>>| Adjudication {
-            outcome,
-            category,
-            reason: Reason { code, message },
-            rule,
-            evidence: evidence.into_iter().flatten().collect(),
-            merchant: merchant.clone(),
-            eligible_amount_minor: if outcome == Outcome::Eligible { purchase.amount_minor } else { 0 },
-            items: None,
-        };
-        let conflict = |medical: String, against: String, rule: &'static str, evidence: Vec<Option<Evidence>>| {
-            decide(
-                Outcome::NeedsReview,
-                "general",
-                "conflicting_evidence",
-                format!("{medical} suggests medical care, but {against}; a receipt decides."),
-                rule,
-                evidence,
-            )
-        };
-        let quoted = |word: &str| format!("'{word}'");
-
-        // 2. Cannabis.
-        if let Some((_, w)) = found.iter().find(|(s, _)| *s == Signal::Cannabis) {
-            return decide(
-                Outcome::Ineligible,
-                "controlled_substances",
-                "controlled_substance",
-                "Cannabis and CBD purchases are not medical expenses (controlled substances).".to_string(),
-                "cannabis",
-                vec![Some(word_evidence(w, "controlled_substances"))],
-            );
-        }
-        // 3. Fuel, by word or code.
-        let fuel_word = found.iter().find(|(s, _)| *s == Signal::Fuel).map(|(_, w)| *w);
-        if fuel_word.is_some() || matches!(mcc, Some("5541" | "5542")) {
-            return decide(
-                Outcome::Ineligible,
-                "fuel",
-                "fuel_purchase",
-                format!(
-                    "Fuel at {merchant_label} is not a medical expense; medical travel is claimed by mileage instead."
-                ),
-                "fuel",
-                vec![fuel_word.map(|w| word_evidence(w, "fuel")), mcc_evidence("fuel")],
-            );
-        }
-        // 4. Pets.
-        if let Some((NonMedical::Pet, w)) = non_medical {
-            return decide(
-                Outcome::Ineligible,
-                "veterinary",
-                "pet_care",
-                format!(
-                    "'{w}': care and supplies for pets are not the account holder's medical care (IRS Publication 502)."
-                ),
-                "pet_care",
-                vec![Some(word_evidence(w, "veterinary")), medical_evidence(medical_word)],
-            );
-        }
-        // 5. A known or directory merchant.
-        let known_outcome = match target {
-            Some(Target::Known(index)) => {
+    /// The resolved merchant's usual outcome, and how a reason explains it.
+    fn merchant_fact(&self, target: Option<&Target>, merchant_label: &str) -> Option<MerchantFact> {
+        match target? {
+            Target::Known(index) => {
                 let k = &self.known[*index];
-                Some((k.outcome, k.category, k.code, k.message.clone(), "known_merchant"))
+                Some(MerchantFact {
+                    source: MerchantSource::Known,
+                    outcome: k.outcome,
+                    category: k.category,
+                    code: k.code,
+                    message: k.message.clone(),
+                })
             }
-            Some(Target::Directory { index, .. }) => {
+            Target::Directory { index, .. } => {
                 let m = &self.directory[*index];
                 let category = merchant_category(&m.name, m.typical_outcome);
                 let (code, message) = match m.typical_outcome {
@@ -744,207 +630,15 @@ impl Engine {
                         ),
                     ),
                 };
-                Some((m.typical_outcome, category, code, message, "directory_merchant"))
+                Some(MerchantFact {
+                    source: MerchantSource::Directory,
+                    outcome: m.typical_outcome,
+                    category,
+                    code,
+                    message,
+                })
             }
-            None => None,
-        };
-        if let Some((outcome, category, code, message, rule)) = known_outcome {
-            let merchant_evidence =
-                Some(Evidence { kind: EvidenceKind::Merchant, value: merchant_label.to_string(), indicates: category });
-            match outcome {
-                Outcome::Ineligible => {
-                    let travel = matches!(non_medical, Some((NonMedical::MedicalTravel, _))) || category == "travel";
-                    let contrary = specialty_word.or(if travel { medical_word } else { None });
-                    if let Some((_, _, w)) = contrary {
-                        return conflict(
-                            quoted(w),
-                            format!("{merchant_label} is not a health-care merchant"),
-                            rule,
-                            vec![medical_evidence(contrary), merchant_evidence],
-                        );
-                    }
-                }
-                Outcome::Eligible => {
-                    if let Some((kind, w)) = non_medical {
-                        return conflict(
-                            merchant_label.to_string(),
-                            format!("'{w}' points to {}", kind.describe()),
-                            rule,
-                            vec![merchant_evidence, non_medical_evidence],
-                        );
-                    }
-                    if let Some(rule_of_mcc) = mcc_rule.filter(|r| r.outcome == Outcome::Ineligible) {
-                        return conflict(
-                            merchant_label.to_string(),
-                            format!("its category code is {}", mcc_label(rule_of_mcc)),
-                            rule,
-                            vec![merchant_evidence, mcc_evidence(mcc_category(mcc))],
-                        );
-                    }
-                }
-                Outcome::NeedsReview => {}
-            }
-            return decide(outcome, category, code, message, rule, vec![merchant_evidence]);
         }
-        // 6. Insurers: premium or care?
-        if let Some((_, w)) = found.iter().find(|(s, _)| *s == Signal::Insurer) {
-            return decide(
-                Outcome::NeedsReview,
-                "insurance",
-                "insurance_premium",
-                format!(
-                    "{merchant_label} looks like an insurer: premiums are generally not reimbursable, care is. A receipt decides."
-                ),
-                "insurer",
-                vec![Some(word_evidence(w, "insurance"))],
-            );
-        }
-        let medical_code = mcc_rule.filter(|r| r.outcome == Outcome::Eligible);
-        // 7. Evidence of non-medical use.
-        if let Some((kind, w)) = non_medical {
-            let contrary = match kind {
-                // Parking and lodging for care are medical travel.
-                NonMedical::MedicalTravel => medical_word,
-                // Wellness with any medical sign may be treatment.
-                NonMedical::Wellness => medical_word.or_else(|| medical_code.map(|_| ("medical_services", false, ""))),
-                _ => specialty_word,
-            };
-            if let Some((_, _, medical_w)) = contrary {
-                let side = if medical_w.is_empty() {
-                    format!("Its category code ({})", mcc.unwrap_or(""))
-                } else {
-                    quoted(medical_w)
-                };
-                return conflict(
-                    side,
-                    format!("'{w}' points to {}", kind.describe()),
-                    "non_medical_words",
-                    vec![
-                        if medical_w.is_empty() { mcc_evidence(mcc_category(mcc)) } else { medical_evidence(contrary) },
-                        non_medical_evidence,
-                    ],
-                );
-            }
-            return decide(
-                Outcome::Ineligible,
-                kind.category(),
-                if kind == NonMedical::Cosmetic { "cosmetic_service" } else { "non_medical_merchant" },
-                format!("'{w}': {merchant_label} looks like {}, which is not medical care.", kind.describe()),
-                "non_medical_words",
-                vec![non_medical_evidence, medical_evidence(medical_word)],
-            );
-        }
-        // 8. Merchant categories that are never medical care.
-        if let Some(rule) = mcc_rule.filter(|r| r.outcome == Outcome::Ineligible) {
-            if let Some((_, _, w)) = specialty_word {
-                return conflict(
-                    quoted(w),
-                    format!("the category code is {}", mcc_label(rule)),
-                    "mcc_ineligible",
-                    vec![medical_evidence(specialty_word), mcc_evidence(mcc_category(mcc))],
-                );
-            }
-            return decide(
-                Outcome::Ineligible,
-                mcc_category(mcc),
-                "non_medical_category",
-                format!("{} is not a medical merchant category.", mcc_label(rule)),
-                "mcc_ineligible",
-                vec![mcc_evidence(mcc_category(mcc))],
-            );
-        }
-        // 9. Medical categories; broad ones need a medical word too.
-        if let Some(rule) = medical_code {
-            let broad = mcc.is_some_and(|m| BROAD_MEDICAL_MCCS.contains(&m));
-            if broad && medical_word.is_none() {
-                return decide(
-                    Outcome::NeedsReview,
-                    mcc_category(mcc),
-                    "broad_medical_category",
-                    format!(
-                        "{} also covers non-medical services, and nothing else shows this is medical care; a receipt decides.",
-                        mcc_label(rule)
-                    ),
-                    "mcc_medical",
-                    vec![mcc_evidence(mcc_category(mcc))],
-                );
-            }
-            let category =
-                if broad { medical_word.map(|(c, ..)| c).unwrap_or("medical_services") } else { mcc_category(mcc) };
-            return decide(
-                Outcome::Eligible,
-                category,
-                "medical_category",
-                format!(
-                    "{} is a health-care merchant category: medical care under IRS Publication 502.",
-                    mcc_label(rule)
-                ),
-                "mcc_medical",
-                vec![mcc_evidence(mcc_category(mcc)), medical_evidence(medical_word)],
-            );
-        }
-        // 10. Categories that sell both kinds.
-        if let Some(rule) = mcc_rule.filter(|r| r.outcome == Outcome::NeedsReview) {
-            return decide(
-                Outcome::NeedsReview,
-                mcc_category(mcc),
-                "mixed_category",
-                format!("{} sells both eligible and ineligible goods or services; a receipt decides.", mcc_label(rule)),
-                "mcc_needs_review",
-                vec![mcc_evidence(mcc_category(mcc)), medical_evidence(medical_word)],
-            );
-        }
-        // 11. Any other category code is not health care.
-        if let Some(code) = mcc {
-            if let Some((_, _, w)) = specialty_word {
-                return conflict(
-                    quoted(w),
-                    format!("the category code {code} is not a health-care category"),
-                    "mcc_non_medical",
-                    vec![medical_evidence(specialty_word), mcc_evidence("general")],
-                );
-            }
-            return decide(
-                Outcome::Ineligible,
-                "general",
-                "non_medical_category",
-                format!("MCC {code} is not a health-care merchant category."),
-                "mcc_non_medical",
-                vec![mcc_evidence("general")],
-            );
-        }
-        // 12. A medical word with no category code.
-        if let Some((category, _, _)) = medical_word {
-            return decide(
-                Outcome::Eligible,
-                category,
-                "medical_provider",
-                format!("{merchant_label} is a health-care provider ({}).", describe_category(category)),
-                "provider_keyword",
-                vec![medical_evidence(medical_word)],
-            );
-        }
-        if let Some((_, w)) = found.iter().find(|(s, _)| *s == Signal::Pharmacy) {
-            return decide(
-                Outcome::NeedsReview,
-                "mixed_merchandise",
-                "mixed_merchant",
-                format!(
-                    "{merchant_label} is a pharmacy selling both eligible and ineligible goods; item-level data is needed."
-                ),
-                "provider_keyword",
-                vec![Some(word_evidence(w, "mixed_merchandise"))],
-            );
-        }
-        // 13. Nothing to go on.
-        decide(
-            Outcome::NeedsReview,
-            "general",
-            "unknown_merchant",
-            "The merchant could not be identified and no category code was given; a receipt decides.".to_string(),
-            "unknown",
-            vec![],
-        )
     }
 
     fn item_level(&self, items: &[Item], merchant: Option<ResolvedMerchant>, merchant_label: &str) -> Adjudication {
@@ -1026,33 +720,6 @@ impl Engine {
             eligible_amount_minor: eligible,
             items: Some(outcomes),
         }
-    }
-}
-
-/// The category of a health or non-health merchant category code.
-fn mcc_category(mcc: Option<&str>) -> &'static str {
-    match mcc.unwrap_or("") {
-        "8021" => "dental",
-        "8042" | "8043" => "vision",
-        "5975" => "hearing",
-        "8071" => "labs",
-        "8062" | "4119" => "hospital",
-        "8031" | "8041" | "8049" => "alternative_care",
-        "5047" | "5976" => "medical_supplies",
-        "8050" => "long_term_care",
-        "8011" | "8099" => "medical_services",
-        "7277" => "counseling",
-        "6300" => "insurance",
-        "5541" | "5542" => "fuel",
-        "5812" | "5814" | "5499" | "5921" => "dining",
-        "4111" | "4121" | "4511" | "7011" => "travel",
-        "7230" | "7297" | "7298" | "5977" => "personal_care",
-        "7997" => "fitness",
-        "0742" => "veterinary",
-        "8351" => "childcare",
-        "5993" => "general",
-        "8299" | "8999" => "general",
-        _ => "mixed_merchandise",
     }
 }
 

@@ -1,0 +1,537 @@
+//! The purchase-level policy as a declared list of named rules
+//! (docs/adjudication.md), run in order over one purchase's [`Facts`]:
+//! the first rule that decides wins, and its name is the adjudication's
+//! `rule`. Item-level data (`item_level`) is decided before these, per
+//! line. Each rule is a plain function of the facts, tested on its own.
+//!
+//! Policy: `eligible` only on positive evidence (a medical merchant, a whole
+//! medical word, a medical category code that covers nothing else) with no
+//! evidence against it; where the evidence disagrees, `needs_review` with
+//! the reason code `conflicting_evidence` naming both sides.
+
+use crate::facts::{Facts, MedicalWord, MerchantSource, keyword};
+use crate::signals::NonMedical;
+use crate::{Evidence, EvidenceKind, Outcome};
+
+/// What a rule decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub category: &'static str,
+    /// The reason's code and message.
+    pub code: &'static str,
+    pub message: String,
+    /// The facts that decided it, strongest first.
+    pub evidence: Vec<Evidence>,
+}
+
+/// One rule of the policy: its name, and what it decides from the facts
+/// when it applies.
+pub struct Rule {
+    pub name: &'static str,
+    pub decide: fn(&Facts<'_>) -> Option<Verdict>,
+}
+
+/// The policy, in order. `unknown` always decides, so the list always ends
+/// in a verdict.
+pub const RULES: &[Rule] = &[
+    Rule { name: "cannabis", decide: cannabis },
+    Rule { name: "fuel", decide: fuel },
+    Rule { name: "pet_care", decide: pet_care },
+    Rule { name: "known_merchant", decide: known_merchant },
+    Rule { name: "directory_merchant", decide: directory_merchant },
+    Rule { name: "insurer", decide: insurer },
+    Rule { name: "non_medical_words", decide: non_medical_words },
+    Rule { name: "mcc_ineligible", decide: mcc_ineligible },
+    Rule { name: "mcc_medical", decide: mcc_medical },
+    Rule { name: "mcc_needs_review", decide: mcc_needs_review },
+    Rule { name: "mcc_non_medical", decide: mcc_non_medical },
+    Rule { name: "provider_keyword", decide: provider_keyword },
+    Rule { name: "unknown", decide: unknown },
+];
+
+/// The first rule that decides, with its verdict.
+pub fn apply(facts: &Facts<'_>) -> (&'static str, Verdict) {
+    for rule in RULES {
+        if let Some(verdict) = (rule.decide)(facts) {
+            return (rule.name, verdict);
+        }
+    }
+    ("unknown", unknown_verdict())
+}
+
+fn verdict(
+    outcome: Outcome,
+    category: &'static str,
+    code: &'static str,
+    message: String,
+    evidence: impl IntoIterator<Item = Option<Evidence>>,
+) -> Option<Verdict> {
+    Some(Verdict { outcome, category, code, message, evidence: evidence.into_iter().flatten().collect() })
+}
+
+/// Evidence on both sides: a person decides, with a receipt.
+fn conflict(medical: String, against: String, evidence: impl IntoIterator<Item = Option<Evidence>>) -> Option<Verdict> {
+    verdict(
+        Outcome::NeedsReview,
+        "general",
+        "conflicting_evidence",
+        format!("{medical} suggests medical care, but {against}; a receipt decides."),
+        evidence,
+    )
+}
+
+fn quoted(word: &str) -> String {
+    format!("'{word}'")
+}
+
+fn describe_category(category: &str) -> String {
+    category.replace('_', " ")
+}
+
+fn medical_evidence(word: Option<MedicalWord<'_>>) -> Option<Evidence> {
+    word.map(|m| m.evidence())
+}
+
+/// Cannabis and CBD: controlled substances are never medical expenses.
+fn cannabis(f: &Facts<'_>) -> Option<Verdict> {
+    let word = f.cannabis?;
+    verdict(
+        Outcome::Ineligible,
+        "controlled_substances",
+        "controlled_substance",
+        "Cannabis and CBD purchases are not medical expenses (controlled substances).".to_string(),
+        [Some(keyword(word, "controlled_substances"))],
+    )
+}
+
+/// Fuel, by word or category code: medical travel is claimed by mileage.
+fn fuel(f: &Facts<'_>) -> Option<Verdict> {
+    let by_code = f.code.is_some_and(|c| matches!(c.code, "5541" | "5542"));
+    if f.fuel.is_none() && !by_code {
+        return None;
+    }
+    verdict(
+        Outcome::Ineligible,
+        "fuel",
+        "fuel_purchase",
+        format!("Fuel at {} is not a medical expense; medical travel is claimed by mileage instead.", f.merchant_label),
+        [f.fuel.map(|w| keyword(w, "fuel")), f.code_evidence("fuel")],
+    )
+}
+
+/// Pets are never the account holder's medical care, whatever else is said.
+fn pet_care(f: &Facts<'_>) -> Option<Verdict> {
+    let pet = f.non_medical.filter(|n| n.kind == NonMedical::Pet)?;
+    verdict(
+        Outcome::Ineligible,
+        "veterinary",
+        "pet_care",
+        format!(
+            "'{}': care and supplies for pets are not the account holder's medical care (IRS Publication 502).",
+            pet.word
+        ),
+        [Some(keyword(pet.word, "veterinary")), medical_evidence(f.medical)],
+    )
+}
+
+/// A merchant's usual outcome, unless the descriptor says otherwise: a
+/// non-medical merchant with a medical specialty (or, at a travel merchant,
+/// any medical word), or a medical merchant with evidence of non-medical
+/// use or a non-medical category code, is a conflict.
+fn merchant_outcome(f: &Facts<'_>, source: MerchantSource) -> Option<Verdict> {
+    let merchant = f.merchant.as_ref().filter(|m| m.source == source)?;
+    let label = f.merchant_label;
+    let merchant_evidence =
+        Some(Evidence { kind: EvidenceKind::Merchant, value: label.to_string(), indicates: merchant.category });
+    match merchant.outcome {
+        Outcome::Ineligible => {
+            let travel =
+                f.non_medical.is_some_and(|n| n.kind == NonMedical::MedicalTravel) || merchant.category == "travel";
+            let contrary = f.specialty.or(if travel { f.medical } else { None });
+            if let Some(word) = contrary {
+                return conflict(
+                    quoted(word.word),
+                    format!("{label} is not a health-care merchant"),
+                    [Some(word.evidence()), merchant_evidence],
+                );
+            }
+        }
+        Outcome::Eligible => {
+            if let Some(against) = f.non_medical {
+                return conflict(
+                    label.to_string(),
+                    format!("'{}' points to {}", against.word, against.kind.describe()),
+                    [merchant_evidence, Some(against.evidence())],
+                );
+            }
+            if let Some(code) = f.code.filter(|c| c.listed_as(Outcome::Ineligible).is_some()) {
+                return conflict(
+                    label.to_string(),
+                    format!("its category code is {}", code.label()),
+                    [merchant_evidence, Some(code.evidence(code.category()))],
+                );
+            }
+        }
+        Outcome::NeedsReview => {}
+    }
+    verdict(merchant.outcome, merchant.category, merchant.code, merchant.message.clone(), [merchant_evidence])
+}
+
+/// A merchant of the merchant knowledge: its usual outcome.
+fn known_merchant(f: &Facts<'_>) -> Option<Verdict> {
+    merchant_outcome(f, MerchantSource::Known)
+}
+
+/// A merchant of the directory: its usual outcome.
+fn directory_merchant(f: &Facts<'_>) -> Option<Verdict> {
+    merchant_outcome(f, MerchantSource::Directory)
+}
+
+/// Insurers and insurer-providers: a premium is generally not
+/// reimbursable, care is.
+fn insurer(f: &Facts<'_>) -> Option<Verdict> {
+    let word = f.insurer?;
+    verdict(
+        Outcome::NeedsReview,
+        "insurance",
+        "insurance_premium",
+        format!(
+            "{} looks like an insurer: premiums are generally not reimbursable, care is. A receipt decides.",
+            f.merchant_label
+        ),
+        [Some(keyword(word, "insurance"))],
+    )
+}
+
+/// The medical side of a conflict with evidence of non-medical use.
+enum MedicalSide<'a> {
+    Word(MedicalWord<'a>),
+    /// A medical category code, where no word says so.
+    CategoryCode,
+}
+
+/// Food, lodging, cosmetics, fitness, services. A generic medical word
+/// yields to them; a specialty makes a conflict, and so does any medical
+/// word beside parking or lodging (medical travel), or any medical word or
+/// medical category code beside a wellness service (it may be treatment).
+fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
+    let against = f.non_medical?;
+    let medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Eligible).is_some());
+    let contrary = match against.kind {
+        NonMedical::MedicalTravel => f.medical.map(MedicalSide::Word),
+        NonMedical::Wellness => {
+            f.medical.map(MedicalSide::Word).or_else(|| medical_code.then_some(MedicalSide::CategoryCode))
+        }
+        _ => f.specialty.map(MedicalSide::Word),
+    };
+    let points_to = format!("'{}' points to {}", against.word, against.kind.describe());
+    match contrary {
+        Some(MedicalSide::Word(word)) => {
+            conflict(quoted(word.word), points_to, [Some(word.evidence()), Some(against.evidence())])
+        }
+        Some(MedicalSide::CategoryCode) => {
+            let code = f.code.map(|c| c.code).unwrap_or_default();
+            let evidence = f.code.map(|c| c.evidence(c.category()));
+            conflict(format!("Its category code ({code})"), points_to, [evidence, Some(against.evidence())])
+        }
+        None => verdict(
+            Outcome::Ineligible,
+            against.kind.category(),
+            if against.kind == NonMedical::Cosmetic { "cosmetic_service" } else { "non_medical_merchant" },
+            format!(
+                "'{}': {} looks like {}, which is not medical care.",
+                against.word,
+                f.merchant_label,
+                against.kind.describe()
+            ),
+            [Some(against.evidence()), medical_evidence(f.medical)],
+        ),
+    }
+}
+
+/// Category codes that are never medical care; a specialty says otherwise.
+fn mcc_ineligible(f: &Facts<'_>) -> Option<Verdict> {
+    let code = f.code.filter(|c| c.listed_as(Outcome::Ineligible).is_some())?;
+    if let Some(word) = f.specialty {
+        return conflict(
+            quoted(word.word),
+            format!("the category code is {}", code.label()),
+            [Some(word.evidence()), Some(code.evidence(code.category()))],
+        );
+    }
+    verdict(
+        Outcome::Ineligible,
+        code.category(),
+        "non_medical_category",
+        format!("{} is not a medical merchant category.", code.label()),
+        [Some(code.evidence(code.category()))],
+    )
+}
+
+/// Medical category codes; the broad ones need a medical word too.
+fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
+    let code = f.code.filter(|c| c.listed_as(Outcome::Eligible).is_some())?;
+    if code.is_broad() && f.medical.is_none() {
+        return verdict(
+            Outcome::NeedsReview,
+            code.category(),
+            "broad_medical_category",
+            format!(
+                "{} also covers non-medical services, and nothing else shows this is medical care; a receipt decides.",
+                code.label()
+            ),
+            [Some(code.evidence(code.category()))],
+        );
+    }
+    let category =
+        if code.is_broad() { f.medical.map(|m| m.category).unwrap_or("medical_services") } else { code.category() };
+    verdict(
+        Outcome::Eligible,
+        category,
+        "medical_category",
+        format!("{} is a health-care merchant category: medical care under IRS Publication 502.", code.label()),
+        [Some(code.evidence(code.category())), medical_evidence(f.medical)],
+    )
+}
+
+/// Category codes whose merchants sell both kinds.
+fn mcc_needs_review(f: &Facts<'_>) -> Option<Verdict> {
+    let code = f.code.filter(|c| c.listed_as(Outcome::NeedsReview).is_some())?;
+    verdict(
+        Outcome::NeedsReview,
+        code.category(),
+        "mixed_category",
+        format!("{} sells both eligible and ineligible goods or services; a receipt decides.", code.label()),
+        [Some(code.evidence(code.category())), medical_evidence(f.medical)],
+    )
+}
+
+/// Any category code the reference data does not list is not health care;
+/// a specialty says otherwise.
+fn mcc_non_medical(f: &Facts<'_>) -> Option<Verdict> {
+    let code = f.code.filter(|c| c.listed.is_none())?;
+    if let Some(word) = f.specialty {
+        return conflict(
+            quoted(word.word),
+            format!("the category code {} is not a health-care category", code.code),
+            [Some(word.evidence()), Some(code.evidence("general"))],
+        );
+    }
+    verdict(
+        Outcome::Ineligible,
+        "general",
+        "non_medical_category",
+        format!("MCC {} is not a health-care merchant category.", code.code),
+        [Some(code.evidence("general"))],
+    )
+}
+
+/// With no category code: a medical word makes a provider; a pharmacy word
+/// a basket that needs item-level data.
+fn provider_keyword(f: &Facts<'_>) -> Option<Verdict> {
+    if f.code.is_some() {
+        return None;
+    }
+    if let Some(word) = f.medical {
+        return verdict(
+            Outcome::Eligible,
+            word.category,
+            "medical_provider",
+            format!("{} is a health-care provider ({}).", f.merchant_label, describe_category(word.category)),
+            [Some(word.evidence())],
+        );
+    }
+    let pharmacy = f.pharmacy?;
+    verdict(
+        Outcome::NeedsReview,
+        "mixed_merchandise",
+        "mixed_merchant",
+        format!(
+            "{} is a pharmacy selling both eligible and ineligible goods; item-level data is needed.",
+            f.merchant_label
+        ),
+        [Some(keyword(pharmacy, "mixed_merchandise"))],
+    )
+}
+
+fn unknown_verdict() -> Verdict {
+    Verdict {
+        outcome: Outcome::NeedsReview,
+        category: "general",
+        code: "unknown_merchant",
+        message: "The merchant could not be identified and no category code was given; a receipt decides.".to_string(),
+        evidence: Vec::new(),
+    }
+}
+
+/// Nothing to go on: a person must look.
+fn unknown(_: &Facts<'_>) -> Option<Verdict> {
+    Some(unknown_verdict())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::{CategoryCode, ListedCode, MerchantFact, NonMedicalWord};
+
+    fn facts() -> Facts<'static> {
+        Facts { merchant_label: "Acme", ..Facts::default() }
+    }
+
+    fn code(code: &'static str, outcome: Option<Outcome>) -> Option<CategoryCode<'static>> {
+        Some(CategoryCode { code, listed: outcome.map(|outcome| ListedCode { outcome, description: "Test" }) })
+    }
+
+    const SPECIALTY: MedicalWord<'static> = MedicalWord { category: "dental", specialty: true, word: "DENTAL" };
+    const GENERIC: MedicalWord<'static> =
+        MedicalWord { category: "medical_services", specialty: false, word: "CLINIC" };
+
+    fn against(kind: NonMedical, word: &'static str) -> Option<NonMedicalWord<'static>> {
+        Some(NonMedicalWord { kind, word })
+    }
+
+    fn merchant(source: MerchantSource, outcome: Outcome, category: &'static str) -> Option<MerchantFact> {
+        Some(MerchantFact { source, outcome, category, code: "medical_merchant", message: "usual".into() })
+    }
+
+    fn decided(v: Option<Verdict>) -> (Outcome, &'static str) {
+        let v = v.expect("the rule applies");
+        (v.outcome, v.code)
+    }
+
+    const REVIEW: Outcome = Outcome::NeedsReview;
+
+    #[test]
+    fn the_table_names_each_rule_once_and_ends_in_unknown() {
+        let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+        assert_eq!(names.last(), Some(&"unknown"));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RULES.len());
+        assert_eq!(apply(&facts()).0, "unknown");
+    }
+
+    #[test]
+    fn cannabis_is_ineligible_and_applies_only_to_its_word() {
+        assert_eq!(cannabis(&facts()), None);
+        let f = Facts { cannabis: Some("CBD"), medical: Some(GENERIC), ..facts() };
+        assert_eq!(decided(cannabis(&f)), (Outcome::Ineligible, "controlled_substance"));
+        assert_eq!(apply(&f).0, "cannabis");
+    }
+
+    #[test]
+    fn fuel_by_word_or_by_code() {
+        assert_eq!(fuel(&Facts { code: code("5411", None), ..facts() }), None);
+        let by_word = fuel(&Facts { fuel: Some("GAS"), ..facts() }).unwrap();
+        assert_eq!((by_word.outcome, by_word.evidence.len()), (Outcome::Ineligible, 1));
+        let by_code = fuel(&Facts { code: code("5542", Some(Outcome::Ineligible)), ..facts() }).unwrap();
+        assert_eq!(by_code.evidence[0].kind, EvidenceKind::CategoryCode);
+    }
+
+    #[test]
+    fn pet_care_outweighs_a_medical_word_but_not_other_non_medical_words() {
+        let f = Facts {
+            non_medical: against(NonMedical::Pet, "VET"),
+            specialty: Some(SPECIALTY),
+            medical: Some(SPECIALTY),
+            ..facts()
+        };
+        let v = pet_care(&f).unwrap();
+        assert_eq!((v.outcome, v.evidence.len()), (Outcome::Ineligible, 2));
+        assert_eq!(pet_care(&Facts { non_medical: against(NonMedical::Dining, "CAFE"), ..facts() }), None);
+    }
+
+    #[test]
+    fn a_merchant_keeps_its_outcome_unless_the_descriptor_disagrees() {
+        let eligible = Facts { merchant: merchant(MerchantSource::Known, Outcome::Eligible, "dental"), ..facts() };
+        assert_eq!(decided(known_merchant(&eligible)), (Outcome::Eligible, "medical_merchant"));
+        assert_eq!(directory_merchant(&eligible), None, "each rule reads its own source");
+        let spa = Facts { non_medical: against(NonMedical::Cosmetic, "SPA"), ..eligible.clone() };
+        assert_eq!(decided(known_merchant(&spa)), (REVIEW, "conflicting_evidence"));
+        let bar_code = Facts { code: code("5813", Some(Outcome::Ineligible)), ..eligible };
+        assert_eq!(decided(known_merchant(&bar_code)), (REVIEW, "conflicting_evidence"));
+
+        let shop = Facts { merchant: merchant(MerchantSource::Directory, Outcome::Ineligible, "general"), ..facts() };
+        assert_eq!(decided(directory_merchant(&shop)).0, Outcome::Ineligible);
+        let generic = Facts { medical: Some(GENERIC), ..shop.clone() };
+        assert_eq!(decided(directory_merchant(&generic)).0, Outcome::Ineligible, "a generic word yields");
+        let specialty = Facts { specialty: Some(SPECIALTY), medical: Some(SPECIALTY), ..shop };
+        assert_eq!(decided(directory_merchant(&specialty)), (REVIEW, "conflicting_evidence"));
+        let hotel = Facts {
+            merchant: merchant(MerchantSource::Known, Outcome::Ineligible, "travel"),
+            medical: Some(GENERIC),
+            ..facts()
+        };
+        assert_eq!(decided(known_merchant(&hotel)), (REVIEW, "conflicting_evidence"), "lodging for care");
+    }
+
+    #[test]
+    fn an_insurer_needs_review() {
+        assert_eq!(insurer(&facts()), None);
+        assert_eq!(decided(insurer(&Facts { insurer: Some("AETNA"), ..facts() })), (REVIEW, "insurance_premium"));
+    }
+
+    #[test]
+    fn non_medical_words_outweigh_generic_words_and_conflict_with_specialties() {
+        assert_eq!(non_medical_words(&facts()), None);
+        let spa = Facts { non_medical: against(NonMedical::Cosmetic, "SPA"), medical: Some(GENERIC), ..facts() };
+        assert_eq!(decided(non_medical_words(&spa)), (Outcome::Ineligible, "cosmetic_service"));
+        let dental_spa = Facts { specialty: Some(SPECIALTY), medical: Some(SPECIALTY), ..spa };
+        assert_eq!(decided(non_medical_words(&dental_spa)), (REVIEW, "conflicting_evidence"));
+        let parking =
+            Facts { non_medical: against(NonMedical::MedicalTravel, "PARKING"), medical: Some(GENERIC), ..facts() };
+        assert_eq!(decided(non_medical_words(&parking)), (REVIEW, "conflicting_evidence"));
+        let wellness = Facts {
+            non_medical: against(NonMedical::Wellness, "WELLNESS"),
+            code: code("8011", Some(Outcome::Eligible)),
+            ..facts()
+        };
+        let v = non_medical_words(&wellness).unwrap();
+        assert_eq!((v.code, v.evidence[0].kind), ("conflicting_evidence", EvidenceKind::CategoryCode));
+        assert!(v.message.starts_with("Its category code (8011)"), "{}", v.message);
+        let cafe = Facts { non_medical: against(NonMedical::Dining, "CAFE"), ..facts() };
+        assert_eq!(decided(non_medical_words(&cafe)), (Outcome::Ineligible, "non_medical_merchant"));
+    }
+
+    #[test]
+    fn category_code_rules_each_take_their_own_listing() {
+        let never = Facts { code: code("5813", Some(Outcome::Ineligible)), ..facts() };
+        assert_eq!(decided(mcc_ineligible(&never)), (Outcome::Ineligible, "non_medical_category"));
+        assert_eq!((mcc_medical(&never), mcc_needs_review(&never), mcc_non_medical(&never)), (None, None, None));
+        let never_dental = Facts { specialty: Some(SPECIALTY), ..never };
+        assert_eq!(decided(mcc_ineligible(&never_dental)), (REVIEW, "conflicting_evidence"));
+
+        let dentist = Facts { code: code("8021", Some(Outcome::Eligible)), ..facts() };
+        let v = mcc_medical(&dentist).unwrap();
+        assert_eq!((v.outcome, v.category), (Outcome::Eligible, "dental"));
+        let broad = Facts { code: code("8099", Some(Outcome::Eligible)), ..facts() };
+        assert_eq!(decided(mcc_medical(&broad)), (REVIEW, "broad_medical_category"));
+        let broad_with_word = Facts { medical: Some(SPECIALTY), ..broad };
+        assert_eq!(mcc_medical(&broad_with_word).unwrap().category, "dental");
+
+        let mixed = Facts { code: code("5912", Some(REVIEW)), ..facts() };
+        assert_eq!(decided(mcc_needs_review(&mixed)), (REVIEW, "mixed_category"));
+
+        let unlisted = Facts { code: code("1234", None), ..facts() };
+        assert_eq!(decided(mcc_non_medical(&unlisted)), (Outcome::Ineligible, "non_medical_category"));
+        let unlisted_dental = Facts { specialty: Some(SPECIALTY), ..unlisted };
+        assert_eq!(decided(mcc_non_medical(&unlisted_dental)), (REVIEW, "conflicting_evidence"));
+    }
+
+    #[test]
+    fn without_a_code_a_medical_word_is_a_provider_and_a_pharmacy_a_basket() {
+        let clinic = Facts { medical: Some(GENERIC), ..facts() };
+        assert_eq!(decided(provider_keyword(&clinic)), (Outcome::Eligible, "medical_provider"));
+        let with_code = Facts { code: code("8011", Some(Outcome::Eligible)), ..clinic };
+        assert_eq!(provider_keyword(&with_code), None);
+        let pharmacy = Facts { pharmacy: Some("PHARMACY"), ..facts() };
+        assert_eq!(decided(provider_keyword(&pharmacy)), (REVIEW, "mixed_merchant"));
+        assert_eq!(provider_keyword(&facts()), None);
+    }
+
+    #[test]
+    fn unknown_always_decides_for_review() {
+        assert_eq!(decided(unknown(&facts())), (REVIEW, "unknown_merchant"));
+    }
+}
