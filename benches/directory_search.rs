@@ -9,6 +9,12 @@
 //! Run: `cargo bench --bench directory_search` (BENCH_MERCHANTS sets the
 //! directory's size).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::time::{Duration, Instant};
 
 use core_grpc::fuzzy::{NameIndex, rank};

@@ -4,6 +4,12 @@
 //! the same core and database. Run: `cargo bench --bench gateway_overhead`
 //! (set SAIL_TEST_DATABASE_URL to measure on PostgreSQL).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_test_support as helpers;
 
 use std::time::{Duration, Instant};

@@ -6,6 +6,12 @@
 //! Run: `cargo bench --bench ingestion_throughput` (SQLite), and with
 //! `SAIL_TEST_DATABASE_URL=postgres://…` for PostgreSQL. Target: ≥ 50%.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_test_support as helpers;
 
 use std::time::{Duration, Instant};

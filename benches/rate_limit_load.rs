@@ -10,6 +10,12 @@
 //! SAIL_TEST_DATABASE_URL=postgres://… measures on PostgreSQL). It exits
 //! non-zero when a check fails.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_test_support as helpers;
 
 use std::sync::Arc;

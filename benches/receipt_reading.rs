@@ -7,6 +7,12 @@
 //! as how many descriptor adjudications one receipt costs.
 //! Run: `cargo bench --bench receipt_reading` (`BENCH_ROUNDS`, default 3).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::time::Instant;
 
 use chrono::NaiveDate;

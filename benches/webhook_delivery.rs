@@ -6,6 +6,12 @@
 //! Run: `cargo bench --bench webhook_delivery` (SAIL_TEST_DATABASE_URL for
 //! PostgreSQL).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_test_support as helpers;
 
 use std::collections::HashMap;

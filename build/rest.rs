@@ -174,9 +174,8 @@ pub fn generate_required(api: &crate::descriptor::Api) -> Result<String, String>
         for (field, _) in message.fields.iter().filter(|(f, _)| f.required()) {
             let name = field.name();
             let rust = if name == "type" { "r#type".to_string() } else { name.to_string() };
-            let test = if field.is_repeated() {
-                format!("self.{rust}.is_empty()")
-            } else if field.kind() == field_type::STRING || field.kind() == field_type::BYTES {
+            let test = if field.is_repeated() || field.kind() == field_type::STRING || field.kind() == field_type::BYTES
+            {
                 format!("self.{rust}.is_empty()")
             } else {
                 continue;

@@ -4,6 +4,12 @@
 //! at `sail serve`, in the same run (docs/benchmarks.md):
 //! `cargo run --release --example bare_axum -- 127.0.0.1:18090 [body.json]`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;

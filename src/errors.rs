@@ -142,10 +142,10 @@ impl ErrorDetail {
             metadata.insert("param".to_string(), param.clone());
         }
         let mut details = ErrorDetails::with_error_info(self.code.reason(), ERROR_DOMAIN, metadata);
-        if self.code == ErrorCode::InvalidRequest {
-            if let Some(param) = &self.param {
-                details.add_bad_request_violation(param.clone(), self.message.clone());
-            }
+        if self.code == ErrorCode::InvalidRequest
+            && let Some(param) = &self.param
+        {
+            details.add_bad_request_violation(param.clone(), self.message.clone());
         }
         Status::with_error_details(self.code.grpc_code(), self.message, details)
     }

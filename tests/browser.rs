@@ -17,6 +17,12 @@
 //! (`npm install --prefix target/axe axe-core@4.10`, which `.ci/run` does);
 //! without them the test says why and checks nothing else.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

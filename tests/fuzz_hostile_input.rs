@@ -22,6 +22,12 @@
 //! `scripts/fuzz.sh`): their seeds and every input they ever crashed or hung
 //! on (`fuzz/regressions/`) are replayed here through the same functions.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::time::{Duration, Instant};
 
 use core_grpc::receipt_reader::{self, Outcome, ReaderSettings};

@@ -8,6 +8,12 @@
 //!
 //! Its own test binary: it installs the process's one log subscriber.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 

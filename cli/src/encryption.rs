@@ -82,7 +82,7 @@ pub fn read_key_file(path: &Path) -> anyhow::Result<Vec<String>> {
 
 fn parse(current: &str, previous: &[String], source: &str) -> anyhow::Result<Keyring> {
     let previous: Vec<&str> = previous.iter().map(String::as_str).filter(|k| !k.trim().is_empty()).collect();
-    Keyring::parse(current, &previous).with_context(|| format!("{source}"))
+    Keyring::parse(current, &previous).with_context(|| source.to_string())
 }
 
 /// The keyring of a command over `db`, checked against the keys the

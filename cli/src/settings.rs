@@ -461,7 +461,8 @@ pub fn init_tracing(format: LogFormat) -> Flusher {
         )
     });
     // Before anything is served: a process that cannot start one thread
-    // cannot run at all.
+    // cannot run at all, and there is no log yet to report it to.
+    #[allow(clippy::expect_used, reason = "at start-up, before any request, with no log to write the failure to")]
     let (writer, flusher) = crate::log_writer::start(std::io::stderr()).expect("starting the log writer thread");
     let _ = LOG.set(writer.clone());
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer).with_target(false);

@@ -3,6 +3,12 @@
 //! `core` plus `gateway --core-url` as separate processes, and graceful
 //! shutdown on SIGTERM.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;

@@ -6,6 +6,12 @@
 //! `SIGTERM` while a reading runs stops the server within its drain time,
 //! kills the reading and hands its job back uncounted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -383,7 +383,7 @@ pub async fn authorize(
 /// The outcome of a login on a page.
 pub enum LoginOutcome {
     /// Linked or repaired: the connection.
-    Done(connection::Model),
+    Done(Box<connection::Model>),
     /// Refused: what to tell the user.
     Refused(String),
 }
@@ -424,7 +424,7 @@ pub async fn login(
             let request = LinkRequest { kind, provider_id, username: user, products: kind.products().to_vec() };
             let linked = sandbox::link(db, &session.partner_id, &session.user_id, request).await?;
             complete(db, session, |done| done.connection_id = Set(Some(linked.id.clone()))).await?;
-            Ok(LoginOutcome::Done(linked))
+            Ok(LoginOutcome::Done(Box::new(linked)))
         }
         Flow::Reconnect => {
             let id = settings.connection_id.clone().unwrap_or_default();
@@ -457,7 +457,7 @@ pub async fn login(
             }
             txn.commit().await?;
             complete(db, session, |_| {}).await?;
-            Ok(LoginOutcome::Done(repaired))
+            Ok(LoginOutcome::Done(Box::new(repaired)))
         }
         Flow::UploadReceipt => Err(CoreError::invalid("flow", "This session does not take a login.")),
     }

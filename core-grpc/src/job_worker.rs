@@ -69,8 +69,10 @@ impl Jobs {
     async fn run_holding_leases(&self, core: &Core, claimed: Vec<job::Model>) {
         let held = claimed.clone();
         let lease = core.config.job_lease;
-        let work = run_batch(core, claimed);
-        tokio::pin!(work);
+        // Boxed, not pinned on the stack: dropping it on stop must drop the
+        // work itself (and kill a reading's process group) before the jobs
+        // are released, not at the end of this function.
+        let mut work = Box::pin(run_batch(core, claimed));
         let mut beat = tokio::time::interval(lease / 3);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         beat.tick().await;

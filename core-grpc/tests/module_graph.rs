@@ -3,6 +3,12 @@
 //! the request path hard to follow and the layers impossible to split; this
 //! test names the first one it finds.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;

@@ -4,6 +4,12 @@
 //! IPv4 address), sealed values, and the receipt and descriptor readers of
 //! the engine.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use core_grpc::crypto::{Keyring, columns};

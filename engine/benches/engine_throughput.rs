@@ -5,6 +5,12 @@
 //! descriptor, the least any engine must do.
 //! Run: `cargo bench -p sail-engine --bench engine_throughput`. Target: 500,000 tx/s.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -3,6 +3,12 @@
 //! `scripts/make_evaluation_set.py`): accuracy per outcome and the confusion
 //! matrix, failing below 95% overall.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_engine::evaluation::labelled_set;
 use sail_engine::{Engine, Outcome};
 

@@ -5,6 +5,12 @@
 //! and every miss (`cargo test -p sail-engine --test held_out -- --nocapture`);
 //! `docs/adjudication.md` keeps the latest figures.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use sail_engine::evaluation::{HeldOut, Split, held_out_set};
 use sail_engine::normalize::canonical_words;
 use sail_engine::{Engine, Outcome, known_aliases};

@@ -20,6 +20,12 @@
 //! The sets themselves are not read by the engine or measured here; they
 //! are measured once, when the knowledge work is done.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

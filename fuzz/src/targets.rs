@@ -55,8 +55,11 @@ pub fn image_header(data: &[u8]) {
     }
 }
 
+/// A target's name and its function.
+pub type Target = (&'static str, fn(&[u8]));
+
 /// Every target by name, for the replay test and scripts/fuzz.sh.
-pub const TARGETS: [(&str, fn(&[u8])); 4] = [
+pub const TARGETS: [Target; 4] = [
     ("receipt_text", receipt_text),
     ("descriptor", descriptor),
     ("request_json", request_json),

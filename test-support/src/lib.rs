@@ -5,6 +5,12 @@
 //! [`Reply`], a response with its JSON; and [`eventually`], the one polling
 //! loop every wait uses.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test support: a failed set-up step is the test failing, and says where"
+)]
+
 pub mod hostile;
 pub mod receipts;
 

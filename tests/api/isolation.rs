@@ -81,16 +81,13 @@ async fn a_partner_flooding_oversized_requests_costs_another_partner_nothing() {
                 };
                 // The server may close the connection before reading all of
                 // a refused request: an error here is a refusal too.
-                match request.send().await {
-                    Ok(response) => {
-                        // A 1 MB request line overflows hyper's read buffer
-                        // (431) before its length is judged (414).
-                        let expected: &[u16] = [&[400][..], &[414, 431], &[413], &[400]][kind % 4];
-                        let status = response.status().as_u16();
-                        assert!(expected.contains(&status), "flood kind {kind}: {status}");
-                        let _ = response.bytes().await;
-                    }
-                    Err(_) => {}
+                if let Ok(response) = request.send().await {
+                    // A 1 MB request line overflows hyper's read buffer
+                    // (431) before its length is judged (414).
+                    let expected: &[u16] = [&[400][..], &[414, 431], &[413], &[400]][kind % 4];
+                    let status = response.status().as_u16();
+                    assert!(expected.contains(&status), "flood kind {kind}: {status}");
+                    let _ = response.bytes().await;
                 }
                 refused.fetch_add(1, Ordering::Relaxed);
                 // A request refused before any I/O (the server gone) completes

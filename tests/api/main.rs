@@ -3,6 +3,12 @@
 //! PostgreSQL database when `SAIL_TEST_DATABASE_URL` is a postgres:// URL) and
 //! talks HTTP to the gateway, which talks gRPC to the core.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 /// The shared test support, under the name the suite has always used.
 mod helpers {
     pub use sail_test_support::*;

@@ -115,7 +115,7 @@ async fn grpc_numbers(
 
 fn aba_checksum_ok(routing: &str) -> bool {
     let d: Vec<u32> = routing.chars().filter_map(|c| c.to_digit(10)).collect();
-    d.len() == 9 && (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0
+    d.len() == 9 && (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]).is_multiple_of(10)
 }
 
 #[tokio::test]

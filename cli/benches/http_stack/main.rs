@@ -20,6 +20,12 @@
 //! dropped), `BENCH_WRITE=0` to print without writing the docs,
 //! `BENCH_SAIL_BIN` to measure another build of `sail` than this bench's.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test or benchmark: a failed step is the run failing, and says where"
+)]
+
 mod bare;
 mod charts;
 mod report;

@@ -245,7 +245,7 @@ impl Receipts for TransactionsService {
                 req.file_name.clone(),
             )
             .await?;
-            Ok(receipt_to_pb(created)?)
+            receipt_to_pb(created)
         })
         .await?;
         Ok(Response::new(reply))

@@ -71,14 +71,18 @@ impl SandboxUser {
 /// The kinds a provider links (everything but `external`).
 pub fn parse_provider_kind(raw: &str) -> Result<ConnectionType, CoreError> {
     match ConnectionType::parse(raw) {
-        Some(ConnectionType::External) | None => Err(CoreError::invalid(
-            "type",
-            format!(
-                "type must be card, store or benefit_account; got '{raw}'. External connections are created with POST /users/{{user_id}}/connections."
-            ),
-        )),
+        Some(ConnectionType::External) | None => Err(not_a_provider_kind(raw)),
         Some(kind) => Ok(kind),
     }
+}
+
+fn not_a_provider_kind(raw: &str) -> CoreError {
+    CoreError::invalid(
+        "type",
+        format!(
+            "type must be card, store or benefit_account; got '{raw}'. External connections are created with POST /users/{{user_id}}/connections."
+        ),
+    )
 }
 
 /// Finds the provider of `kind` with `provider_id`, or the first of its
@@ -125,7 +129,7 @@ pub async fn resolve_provider(
                 icon_url: None,
             })
         }
-        ConnectionType::External => Err(parse_provider_kind("external").unwrap_err()),
+        ConnectionType::External => Err(not_a_provider_kind("external")),
     }
 }
 

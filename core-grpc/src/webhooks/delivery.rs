@@ -239,7 +239,7 @@ struct Outcome {
 /// What the recorder is handed: an attempt's outcome, or a request to say
 /// when everything handed over before it is recorded.
 enum ToRecord {
-    Outcome(Outcome),
+    Outcome(Box<Outcome>),
     Flush(oneshot::Sender<()>),
 }
 
@@ -362,7 +362,7 @@ async fn record_as_they_finish(core: Core, mut outcomes: mpsc::UnboundedReceiver
         let mut next = Some(first);
         while let Some(item) = next {
             match item {
-                ToRecord::Outcome(outcome) => batch.push(outcome),
+                ToRecord::Outcome(outcome) => batch.push(*outcome),
                 ToRecord::Flush(done) => flushes.push(done),
             }
             next = if batch.len() < RECORD_BATCH { outcomes.try_recv().ok() } else { None };
@@ -531,7 +531,8 @@ impl Deliveries {
                 };
                 match attempt(&core, &endpoint, &event).await {
                     Ok(result) => {
-                        let _ = recorder.send(ToRecord::Outcome(Outcome { claimed: delivery, event, result }));
+                        let _ =
+                            recorder.send(ToRecord::Outcome(Box::new(Outcome { claimed: delivery, event, result })));
                     }
                     Err(err) => tracing::error!(error = %err, "a webhook attempt could not be made"),
                 }
