@@ -59,7 +59,7 @@ fn batch_json(pool: &[Labelled], batch: usize) -> Value {
 /// Inserts the same rows the pipeline writes (adjudication included, decided
 /// before the clock starts) with one multi-row INSERT per batch.
 async fn baseline(app: &helpers::TestApp, owner: &connection::Model, pool: &[Labelled], tag: &str) -> f64 {
-    let engine = core_grpc::Core::new(app.db.clone(), Default::default()).unwrap().engine;
+    let engine = core_grpc::Core::new(app.db.clone(), sail_test_support::serve_defaults()).unwrap().engine;
     let now = chrono::Utc::now();
     let prepared: Vec<Vec<transaction::ActiveModel>> = (0..batches())
         .map(|batch| {

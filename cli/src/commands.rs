@@ -194,7 +194,7 @@ async fn serve(
         let public_url = core_args.public_url.clone().unwrap_or_else(|| {
             format!("http://{}", connectable(http_addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)))))
         });
-        let config = core_grpc::CoreConfig { keyring, ..core_args.core_config(public_url) };
+        let config = core_args.core_config(public_url, keyring);
         let core = Core::new(db, config).context("building the core")?;
         core_grpc::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {

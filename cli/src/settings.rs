@@ -132,7 +132,13 @@ pub struct GatewayArgs {
 }
 
 impl CoreArgs {
-    pub fn core_config(&self, public_url: String) -> core_grpc::CoreConfig {
+    /// The core's configuration, every field from a flag (or its default)
+    /// and the operator's keyring.
+    pub fn core_config(
+        &self,
+        public_url: String,
+        keyring: std::sync::Arc<core_grpc::crypto::Keyring>,
+    ) -> core_grpc::CoreConfig {
         core_grpc::CoreConfig {
             sandbox: self.sandbox,
             rate_limit_rps: self.rate_limit_rps,
@@ -152,9 +158,8 @@ impl CoreArgs {
                 timeout: Duration::from_secs(self.receipt_timeout_s.max(1)),
                 ..core_grpc::receipt_reader::ReaderSettings::this_binary()
             },
-            // Replaced by the operator's keyring before the core starts
-            // (`encryption::keyring`).
-            ..core_grpc::CoreConfig::default()
+            keyring,
+            key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,
         }
     }
 }

@@ -39,7 +39,14 @@ pub const MAX_WEBHOOK_ENDPOINTS: u64 = 16;
 /// every subscribed endpoint again.
 pub const REDELIVERIES_PER_MINUTE: u32 = 10;
 
-/// What a running core needs to know beyond its database.
+/// How long a verified API key is used without reading it again.
+pub const KEY_CACHE_TTL: Duration = Duration::from_secs(1);
+
+/// What a running core needs to know beyond its database. It has no
+/// `Default`: the `sail` binary builds the one production configuration
+/// from its flags, naming every field, so a setting nobody gave cannot
+/// quietly become a sandbox or a throwaway key; tests build theirs from
+/// `sail_test_support::serve_defaults()`.
 #[derive(Debug, Clone)]
 pub struct CoreConfig {
     /// Sandbox providers and the `/sandbox` operations are on.
@@ -66,9 +73,8 @@ pub struct CoreConfig {
     /// tests only; never implied by sandbox mode). Metadata and other
     /// special-purpose addresses are refused regardless.
     pub webhook_allow_private: bool,
-    /// The keys personal data and secrets are sealed with (docs/pii.md).
-    /// The default is a key made for this process alone (tests, benchmarks);
-    /// `sail serve` and `sail core` always set the operator's.
+    /// The keys personal data and secrets are sealed with (docs/pii.md):
+    /// the operator's, for `sail serve` and `sail core`.
     pub keyring: Arc<Keyring>,
     /// Requests a second, per client address, that bring no valid API key
     /// (0 disables the limit): unknown, revoked or malformed keys, no key,
@@ -91,28 +97,4 @@ pub struct CoreConfig {
     /// Background workers reading receipts in this process, apart from the
     /// ingestion workers: a slow file never holds up a push.
     pub receipt_workers: usize,
-}
-
-impl Default for CoreConfig {
-    fn default() -> Self {
-        CoreConfig {
-            sandbox: true,
-            rate_limit_rps: 100,
-            rate_limit_burst: 200,
-            public_url: "http://127.0.0.1:8080".to_string(),
-            webhook_retry_base: Duration::from_millis(10_000),
-            webhook_retry_max_age: Duration::from_secs(259_200),
-            hosted_session_ttl: Duration::from_secs(1800),
-            workers: 2,
-            job_lease: crate::jobs::DEFAULT_LEASE,
-            webhook_allow_private: false,
-            keyring: Keyring::ephemeral(),
-            unauthenticated_rps: 20,
-            trusted_gateways: Vec::new(),
-            key_cache_ttl: Duration::from_secs(1),
-            redis_url: None,
-            receipt_reader: crate::receipt_reader::ReaderSettings::this_binary(),
-            receipt_workers: 1,
-        }
-    }
 }

@@ -209,7 +209,7 @@ impl Keyring {
     }
 
     /// A key made for this process alone, the same for every core it runs:
-    /// what `CoreConfig::default()` uses (tests, benchmarks). `sail serve`
+    /// what `sail_test_support::serve_defaults()` uses (tests, benchmarks). `sail serve`
     /// and `sail core` always configure a real one.
     pub fn ephemeral() -> Arc<Keyring> {
         static EPHEMERAL: OnceLock<Arc<Keyring>> = OnceLock::new();

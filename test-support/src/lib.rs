@@ -305,17 +305,37 @@ pub struct Options {
     pub hang_limit: Option<Duration>,
 }
 
+/// The core's configuration as `sail serve` runs it with no flag given
+/// (the flags' defaults, docs/contract.md#running), with a key made for
+/// this process alone and the receipt reader the tests build.
+pub fn serve_defaults() -> CoreConfig {
+    CoreConfig {
+        sandbox: true,
+        rate_limit_rps: 100,
+        rate_limit_burst: 200,
+        public_url: "http://127.0.0.1:8080".to_string(),
+        webhook_retry_base: Duration::from_millis(10_000),
+        webhook_retry_max_age: Duration::from_secs(259_200),
+        hosted_session_ttl: Duration::from_secs(1800),
+        workers: 2,
+        job_lease: core_grpc::jobs::DEFAULT_LEASE,
+        webhook_allow_private: false,
+        keyring: core_grpc::crypto::Keyring::ephemeral(),
+        unauthenticated_rps: 20,
+        trusted_gateways: Vec::new(),
+        key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,
+        redis_url: None,
+        receipt_reader: receipt_reader(),
+        receipt_workers: 1,
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         // Tests make bursts of calls; the limiter has tests of its own.
         // Tests receive webhooks on loopback.
-        let core = CoreConfig {
-            rate_limit_rps: 0,
-            unauthenticated_rps: 0,
-            webhook_allow_private: true,
-            receipt_reader: receipt_reader(),
-            ..CoreConfig::default()
-        };
+        let core =
+            CoreConfig { rate_limit_rps: 0, unauthenticated_rps: 0, webhook_allow_private: true, ..serve_defaults() };
         Options { core, gateway: GatewayConfig::default(), hang_limit: Some(HANG_LIMIT) }
     }
 }

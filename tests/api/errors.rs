@@ -46,7 +46,7 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     .await;
     let waited = revoked_at.elapsed();
     refused.assert_error(401, "invalid_api_key", None);
-    let ttl = CoreConfig::default().key_cache_ttl;
+    let ttl = sail_test_support::serve_defaults().key_cache_ttl;
     assert!(waited <= ttl + Duration::from_millis(250), "a revocation took {waited:?} to reach every core");
     assert_eq!(app.get(&key, "/users").await.status, 200, "other keys keep working");
 }
@@ -182,7 +182,7 @@ async fn hosted_page_lookups_are_limited_per_client_address() {
 #[tokio::test]
 async fn rate_limits_answer_429_with_headers_per_key() {
     let options = Options {
-        core: CoreConfig { rate_limit_rps: 1, rate_limit_burst: 3, ..CoreConfig::default() },
+        core: CoreConfig { rate_limit_rps: 1, rate_limit_burst: 3, ..sail_test_support::serve_defaults() },
         ..Default::default()
     };
     let app = TestApp::spawn_with(options).await;

@@ -374,8 +374,10 @@ async fn tenants_are_isolated_and_scopes_enforced() {
 #[tokio::test]
 async fn a_core_killed_right_after_the_202_loses_nothing() {
     // The first core has no workers: whatever it accepted is only in the database.
-    let options =
-        Options { core: CoreConfig { workers: 0, rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let options = Options {
+        core: CoreConfig { workers: 0, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
+        ..Default::default()
+    };
     let mut app = TestApp::spawn_with(options).await;
     let (key, user, connection) = setup(&app).await;
     let batch: Vec<Value> =
@@ -385,7 +387,7 @@ async fn a_core_killed_right_after_the_202_loses_nothing() {
     let job_id = reply.body["job_id"].as_str().unwrap().to_string();
 
     app.crash_core();
-    app.restart_core(CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() });
+    app.restart_core(CoreConfig { rate_limit_rps: 0, ..sail_test_support::serve_defaults() });
 
     let done = wait_for_job(&app, &key, &job_id).await;
     assert_eq!((done["status"].as_str(), done["processed"].as_i64()), (Some("completed"), Some(120)));
@@ -403,8 +405,10 @@ async fn a_core_killed_right_after_the_202_loses_nothing() {
 
 #[tokio::test]
 async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
-    let options =
-        Options { core: CoreConfig { workers: 0, rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let options = Options {
+        core: CoreConfig { workers: 0, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
+        ..Default::default()
+    };
     let mut app = TestApp::spawn_with(options).await;
     let (key, user, connection) = setup(&app).await;
     let reply = push(
@@ -426,7 +430,11 @@ async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
     assert_eq!(app.get(&key, &format!("/jobs/{job_id}")).await.body["status"], "processing");
 
     app.crash_core();
-    app.restart_core(CoreConfig { rate_limit_rps: 0, job_lease: Duration::from_millis(800), ..CoreConfig::default() });
+    app.restart_core(CoreConfig {
+        rate_limit_rps: 0,
+        job_lease: Duration::from_millis(800),
+        ..sail_test_support::serve_defaults()
+    });
     let done = wait_for_job(&app, &key, &job_id).await;
     assert_eq!(done["status"], "completed");
     let stored = job::Entity::find_by_id(job_id.as_str()).one(&app.db).await.unwrap().unwrap();
@@ -440,8 +448,9 @@ async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
 #[tokio::test]
 async fn several_cores_share_the_work_and_never_process_a_job_twice() {
     let app = TestApp::spawn().await;
-    let extra: Vec<_> =
-        (0..2).map(|_| app.extra_core(CoreConfig { rate_limit_rps: 0, workers: 3, ..CoreConfig::default() })).collect();
+    let extra: Vec<_> = (0..2)
+        .map(|_| app.extra_core(CoreConfig { rate_limit_rps: 0, workers: 3, ..sail_test_support::serve_defaults() }))
+        .collect();
     let (key, user, connection) = setup(&app).await;
     let mut job_ids = Vec::new();
     for batch in 0..12 {

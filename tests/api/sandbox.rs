@@ -187,7 +187,7 @@ async fn the_same_user_and_provider_get_the_same_sandbox_data() {
 #[tokio::test]
 async fn sandbox_endpoints_are_404_when_sandbox_mode_is_off() {
     let options = Options {
-        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..CoreConfig::default() },
+        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
         ..Default::default()
     };
     let app = TestApp::spawn_with(options).await;

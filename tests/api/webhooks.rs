@@ -112,7 +112,7 @@ fn fast_retries() -> Options {
             rate_limit_rps: 0,
             webhook_retry_base: Duration::from_millis(50),
             webhook_allow_private: true,
-            ..CoreConfig::default()
+            ..sail_test_support::serve_defaults()
         },
         ..Default::default()
     }
@@ -347,7 +347,7 @@ async fn another_partners_events_are_never_visible_or_delivered() {
 #[tokio::test]
 async fn production_mode_refuses_internal_addresses() {
     let options = Options {
-        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..CoreConfig::default() },
+        core: CoreConfig { sandbox: false, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
         ..Default::default()
     };
     let app = TestApp::spawn_with(options).await;
@@ -392,7 +392,8 @@ async fn the_event_list_shows_deliveries_as_the_event_does() {
 #[tokio::test]
 async fn only_public_unicast_receivers_unless_private_ones_are_allowed_explicitly() {
     // Sandbox mode on, private receivers not allowed: the default of `sail serve`.
-    let options = Options { core: CoreConfig { rate_limit_rps: 0, ..CoreConfig::default() }, ..Default::default() };
+    let options =
+        Options { core: CoreConfig { rate_limit_rps: 0, ..sail_test_support::serve_defaults() }, ..Default::default() };
     let app = TestApp::spawn_with(options).await;
     let (_, key) = app.partner_key("expenses").await;
     for url in [
