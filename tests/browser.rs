@@ -165,6 +165,27 @@ async fn session(app: &TestApp, key: &str, body: Value) -> (String, String) {
     (created.body["id"].as_str().unwrap().to_string(), created.body["url"].as_str().unwrap().to_string())
 }
 
+/// A pharmacy purchase pushed for `user`, in review, and a receipt file
+/// that clears it: the expense's id and the file's path.
+async fn purchase_in_review_and_its_receipt(app: &TestApp, key: &str, user: &str) -> (String, PathBuf) {
+    let connection = app.external_connection(key, user).await;
+    let pushed = app
+        .post(key, &format!("/users/{user}/connections/{connection}/transactions"),
+            json!({"transactions": [{"external_transaction_id": "b1", "date": "2026-11-03", "amount": 24.98, "description": "WALGREENS #1234"}]}))
+        .await;
+    app.wait_for_job(key, pushed.body["job_id"].as_str().unwrap()).await;
+    let expenses = app.get(key, &format!("/users/{user}/expenses?connection_id={connection}")).await.body;
+    assert_eq!(expenses["data"][0]["status"], "needs_review");
+    let expense_id = expenses["data"][0]["id"].as_str().unwrap().to_string();
+    let file = std::env::temp_dir().join(format!("sail-receipt-{}.txt", uuid::Uuid::now_v7().simple()));
+    std::fs::write(
+        &file,
+        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT 15.99 F\nSALINE SOLUTION 12OZ 8.99 F\nTOTAL 24.98\n",
+    )
+    .unwrap();
+    (expense_id, file)
+}
+
 #[tokio::test]
 async fn every_flow_in_a_real_browser() {
     let Some(axe_js) = axe_source() else {
@@ -251,21 +272,7 @@ async fn every_flow_in_a_real_browser() {
     client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
 
     // upload_receipt: a needs_review purchase cleared by a receipt file.
-    let connection = app.external_connection(&key, &user).await;
-    let pushed = app
-        .post(&key, &format!("/users/{user}/connections/{connection}/transactions"),
-            json!({"transactions": [{"external_transaction_id": "b1", "date": "2026-11-03", "amount": 24.98, "description": "WALGREENS #1234"}]}))
-        .await;
-    app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
-    let expenses = app.get(&key, &format!("/users/{user}/expenses?connection_id={connection}")).await.body;
-    let expense_id = expenses["data"][0]["id"].as_str().unwrap().to_string();
-    assert_eq!(expenses["data"][0]["status"], "needs_review");
-    let file = std::env::temp_dir().join(format!("sail-receipt-{}.txt", uuid::Uuid::now_v7().simple()));
-    std::fs::write(
-        &file,
-        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT 15.99 F\nSALINE SOLUTION 12OZ 8.99 F\nTOTAL 24.98\n",
-    )
-    .unwrap();
+    let (expense_id, file) = purchase_in_review_and_its_receipt(&app, &key, &user).await;
     let (_, url) =
         session(&app, &key, json!({"user_id": user, "flow": "upload_receipt", "options": {"expense_id": expense_id}}))
             .await;
@@ -574,20 +581,7 @@ async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
 
     // A receipt for a purchase in review (the flow has no `modal` option:
     // its pages are framable by the registered origins).
-    let connection = app.external_connection(&key, &user).await;
-    let pushed = app
-        .post(&key, &format!("/users/{user}/connections/{connection}/transactions"),
-            json!({"transactions": [{"external_transaction_id": "f1", "date": "2026-11-03", "amount": 24.98, "description": "WALGREENS #1234"}]}))
-        .await;
-    app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
-    let expenses = app.get(&key, &format!("/users/{user}/expenses?connection_id={connection}")).await.body;
-    let expense_id = expenses["data"][0]["id"].as_str().unwrap().to_string();
-    let file = std::env::temp_dir().join(format!("sail-framed-receipt-{}.txt", uuid::Uuid::now_v7().simple()));
-    std::fs::write(
-        &file,
-        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT 15.99 F\nSALINE SOLUTION 12OZ 8.99 F\nTOTAL 24.98\n",
-    )
-    .unwrap();
+    let (expense_id, file) = purchase_in_review_and_its_receipt(&app, &key, &user).await;
     let (receipt_session, url) =
         session(&app, &key, json!({"user_id": user, "flow": "upload_receipt", "options": {"expense_id": expense_id}}))
             .await;
