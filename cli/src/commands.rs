@@ -14,9 +14,10 @@ use tokio::sync::watch;
 use clap::CommandFactory;
 
 use crate::database::{self, IfMissing};
+use crate::logging::init_tracing;
 use crate::settings::{
     AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
-    OperatorDatabaseArgs, PartnersCommand, WebhooksCommand, init_tracing,
+    OperatorDatabaseArgs, PartnersCommand, WebhooksCommand,
 };
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
@@ -296,7 +297,7 @@ impl Banner {
 
     fn print(&self) {
         for line in self.lines() {
-            crate::settings::say(&line);
+            crate::logging::say(&line);
         }
     }
 }
@@ -493,7 +494,7 @@ async fn rotate_encryption(
         crate::encryption::write_key_file(&fresh, &keys)?;
         std::fs::rename(&fresh, &file).with_context(|| format!("replacing {}", file.display()))?;
         encryption.encryption_key_previous.clear();
-        crate::settings::say(&format!(
+        crate::logging::say(&format!(
             "encryption: a new key is first in {}; the old one stays there for reading",
             file.display()
         ));

@@ -111,12 +111,12 @@ pub enum IfMissing {
 /// applies migrations, and connects.
 pub async fn open(database_url: &str, if_missing: IfMissing) -> anyhow::Result<db::DatabaseConnection> {
     let target = Target::parse(database_url)?;
-    crate::settings::say(&format!("database: {}", target.describe()));
+    crate::logging::say(&format!("database: {}", target.describe()));
     if !target.exists().await? {
         match if_missing {
             IfMissing::Create => {
                 target.create().await?;
-                crate::settings::say("database: created");
+                crate::logging::say("database: created");
             }
             IfMissing::Refuse => bail!(
                 "no database at {}: start the service once (`sail serve`), run `sail migrate`, or pass --create",

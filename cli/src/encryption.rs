@@ -110,7 +110,7 @@ pub async fn keyring(args: &EncryptionArgs, target: &Target, db: &DatabaseConnec
                 }
                 let key = Keyring::generate_key();
                 write_key_file(&file, std::slice::from_ref(&key))?;
-                crate::settings::say(&format!(
+                crate::logging::say(&format!(
                     "encryption: created the key file {} (owner-only); back it up with the database: without it the personal data in the database cannot be read",
                     file.display()
                 ));
@@ -119,6 +119,6 @@ pub async fn keyring(args: &EncryptionArgs, target: &Target, db: &DatabaseConnec
         }
     };
     crypto::check_database(db, &keyring).await.context("checking the encryption key")?;
-    crate::settings::say(&format!("encryption: key {}", keyring.current_id()));
+    crate::logging::say(&format!("encryption: key {}", keyring.current_id()));
     Ok(Arc::new(keyring))
 }

@@ -9,6 +9,7 @@ mod commands;
 mod database;
 mod encryption;
 mod log_writer;
+mod logging;
 mod settings;
 
 /// mimalloc instead of glibc's malloc: allocation was about a tenth of a

@@ -1,5 +1,7 @@
-//! The core's modules import downwards only: the graph of `crate::module`
-//! references between its top-level modules has no circle. A circle makes
+//! Every crate's modules import downwards only: the graph of `crate::module`
+//! references between its top-level modules has no circle, and a crate's
+//! composition root (the core's `server`, the binary's `commands`) is
+//! imported by nobody. A circle makes
 //! the request path hard to follow and the layers impossible to split; this
 //! test names the first one it finds.
 
@@ -14,8 +16,28 @@ use std::fs;
 use std::path::Path;
 
 /// Top-level module → the top-level modules it refers to.
+/// The core's graph.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// Every crate of the workspace, by its folder, and its composition root
+/// (the module nobody may import), where it has one.
+const CRATES: [(&str, Option<&str>); 9] = [
+    (".", None),
+    ("engine", None),
+    ("entities", None),
+    ("migration", None),
+    ("core-grpc", Some("server")),
+    ("receipt-reader", None),
+    ("rest-gateway", None),
+    ("cli", Some("commands")),
+    ("test-support", None),
+];
+
+/// The graph of the top-level modules of the crate whose sources are `src`.
+fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let src = src.to_path_buf();
     let mut files = Vec::new();
     let mut stack = vec![src.clone()];
     while let Some(dir) = stack.pop() {
@@ -109,6 +131,42 @@ fn the_core_has_no_import_circle() {
     assert!(graph.len() > 10, "the scan found the modules: {graph:?}");
     if let Some(cycle) = find_cycle(&graph) {
         panic!("import circle: {}", cycle.join(" -> "));
+    }
+}
+
+#[test]
+fn no_crate_of_the_workspace_has_an_import_circle() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut modules = 0;
+    for (folder, root) in CRATES {
+        let graph = graph_of(&workspace.join(folder).join("src"));
+        modules += graph.len();
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("import circle in {folder}: {}", cycle.join(" -> "));
+        }
+        if let Some(root) = root {
+            for (module, imports) in &graph {
+                assert!(!imports.contains(root), "{folder}: {module} imports the composition root {root}");
+            }
+        }
+    }
+    assert!(modules > 40, "the scan found the modules of every crate ({modules})");
+}
+
+#[test]
+fn the_circle_finder_names_a_planted_circle() {
+    let edge = |from: &str, to: &[&str]| (from.to_string(), to.iter().map(|t| t.to_string()).collect());
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        edge("settings", &["encryption", "logging"]),
+        edge("encryption", &["database"]),
+        edge("database", &["settings"]),
+        edge("logging", &[]),
+    ]
+    .into_iter()
+    .collect();
+    let cycle = find_cycle(&graph).expect("the planted circle");
+    for module in ["settings", "encryption", "database"] {
+        assert!(cycle.iter().any(|m| m == module), "{cycle:?}");
     }
 }
 
