@@ -9,11 +9,11 @@
 use std::collections::HashSet;
 
 use chrono::{Days, NaiveDate};
-use entities::{connection, job, transaction};
+use entities::{connection, job, pending_push, transaction};
 use sail_api::pb;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter, QuerySelect, QueryTrait,
-    Statement, TransactionTrait,
+    Set, Statement, TransactionTrait,
 };
 
 use crate::connections::{self, ConnectionStatus, ConnectionType};
@@ -165,13 +165,28 @@ pub async fn ingest(
     unique.reverse();
     let repeats_in_batch = pushed - unique.len();
 
-    // Reading which ids exist (for the 202's counts) needs no write lock.
     let pushed_ids: Vec<&str> = unique.iter().map(|t| t.external_transaction_id.as_str()).collect();
-    let existing = existing_external_ids(db, &owner.id, &pushed_ids).await?;
-    let accepted = unique.len() - existing.len();
     let payload = serde_json::to_string(&unique).map_err(|err| CoreError::Internal(err.to_string()))?;
-    // The batch is durable once this single insert commits: the 202 can go.
+    // The batch is durable once this transaction commits: the 202 can go.
+    // Pushes to one connection take their turn (SQLite's one writer; on
+    // PostgreSQL a lock on the connection's row), so each counts its ids
+    // against everything pushed before it: stored, or still pending in a
+    // queued or running job. Push order is the order of these commits, and
+    // the write of each row keeps the latest push's values (`job_id` order).
     let txn = begin_write(db).await?;
+    let backend = db.get_database_backend();
+    if backend == DbBackend::Postgres {
+        txn.execute_raw(Statement::from_sql_and_values(
+            backend,
+            "SELECT id FROM connections WHERE id = $1 FOR NO KEY UPDATE",
+            [sea_orm::Value::from(owner.id.as_str())],
+        ))
+        .await?;
+    }
+    let mut existing: HashSet<String> =
+        existing_external_ids(&*txn, backend, &owner.id, &pushed_ids).await?.into_iter().collect();
+    existing.extend(pending_external_ids(&*txn, &owner.id, &pushed_ids).await?);
+    let accepted = unique.len() - existing.len();
     let queued = jobs::enqueue(
         &txn,
         NewJob {
@@ -185,8 +200,36 @@ pub async fn ingest(
         },
     )
     .await?;
+    if !pushed_ids.is_empty() {
+        let pending = pushed_ids.iter().map(|id| pending_push::ActiveModel {
+            connection_id: Set(owner.id.clone()),
+            external_transaction_id: Set(id.to_string()),
+            job_id: Set(queued.id.clone()),
+        });
+        pending_push::Entity::insert_many(pending).exec_without_returning(&*txn).await?;
+    }
     txn.commit().await?;
     Ok(queued)
+}
+
+/// Which of `ids` an unfinished push to the connection already holds.
+async fn pending_external_ids(
+    db: &impl ConnectionTrait,
+    connection_id: &str,
+    ids: &[&str],
+) -> Result<Vec<String>, CoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(pending_push::Entity::find()
+        .select_only()
+        .column(pending_push::Column::ExternalTransactionId)
+        .distinct()
+        .filter(pending_push::Column::ConnectionId.eq(connection_id))
+        .filter(pending_push::Column::ExternalTransactionId.is_in(ids.iter().copied()))
+        .into_tuple::<String>()
+        .all(db)
+        .await?)
 }
 
 /// Which of `ids` the connection already holds (the 202's
@@ -203,14 +246,15 @@ pub async fn ingest(
 /// (docs/benchmarks.md). The probes take about a millisecond at any size.
 /// SQLite plans the list as index probes by itself.
 async fn existing_external_ids(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
+    backend: DbBackend,
     connection_id: &str,
     ids: &[&str],
 ) -> Result<Vec<String>, CoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let statement = existing_ids_statement(db.get_database_backend(), connection_id, ids);
+    let statement = existing_ids_statement(backend, connection_id, ids);
     let rows = db.query_all_raw(statement).await?;
     rows.iter().map(|row| row.try_get::<String>("", "external_transaction_id").map_err(CoreError::from)).collect()
 }

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use entities::job;
+use entities::{job, pending_push};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set, UpdateMany,
 };
@@ -210,7 +210,7 @@ pub async fn complete_with_failures(
         .exec(db)
         .await?;
     if result.rows_affected == 1 {
-        Ok(())
+        forget_pending(db, claimed).await
     } else {
         Err(CoreError::Internal(format!("lost the claim on {} before completing it", claimed.id)))
     }
@@ -243,7 +243,23 @@ pub async fn fail_for_good(db: &impl ConnectionTrait, claimed: &job::Model, caus
         .col_expr(job::Column::CompletedAt, Some(time::now()).into())
         .exec(db)
         .await?;
-    Ok(result.rows_affected == 1)
+    if result.rows_affected != 1 {
+        return Ok(false);
+    }
+    forget_pending(db, claimed).await?;
+    Ok(true)
+}
+
+/// A finished push's ids are no longer pending: stored (completed) or
+/// never to be (failed for good). In the transaction that finishes it.
+async fn forget_pending(db: &impl ConnectionTrait, finished: &job::Model) -> Result<(), CoreError> {
+    if finished.kind == JobKind::IngestTransactions {
+        pending_push::Entity::delete_many()
+            .filter(pending_push::Column::JobId.eq(finished.id.as_str()))
+            .exec(db)
+            .await?;
+    }
+    Ok(())
 }
 
 /// A job of the partner, by id (tenant-bounded).

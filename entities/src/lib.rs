@@ -15,6 +15,7 @@ pub mod identity_record;
 pub mod job;
 pub mod merchant;
 pub mod partner;
+pub mod pending_push;
 pub mod pii_read;
 pub mod receipt;
 pub mod transaction;

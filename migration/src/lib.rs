@@ -15,6 +15,7 @@ mod m20261123_000009_job_row_failures;
 mod m20261125_000010_delivery_claim_index;
 mod m20261125_000011_delivery_row_upkeep;
 mod m20261126_000012_partner_embed_origins;
+mod m20261126_000013_pending_pushes;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000010_delivery_claim_index::Migration),
             Box::new(m20261125_000011_delivery_row_upkeep::Migration),
             Box::new(m20261126_000012_partner_embed_origins::Migration),
+            Box::new(m20261126_000013_pending_pushes::Migration),
         ]
     }
 }

@@ -645,3 +645,90 @@ async fn a_push_whose_process_died_on_every_attempt_fails_for_good_with_job_fail
         (Some(job_id.as_str()), Some("attempts_exhausted"))
     );
 }
+
+/// The counts of a job as the 202, `GET /jobs/{id}` and its
+/// `transactions.ingested` event report them.
+async fn counts_everywhere(app: &TestApp, key: &str, job_id: &str) -> [(i64, i64); 2] {
+    let job = wait_for_job(app, key, job_id).await;
+    assert_eq!(job["status"], "completed", "{job}");
+    let events =
+        event::Entity::find().filter(event::Column::Type.eq("transactions.ingested")).all(&app.db).await.unwrap();
+    let data: Value = events
+        .iter()
+        .map(|e| serde_json::from_str::<Value>(&e.data).unwrap())
+        .find(|d| d["job_id"] == job_id)
+        .expect("the job's event");
+    let pair = |v: &Value| (v["accepted"].as_i64().unwrap(), v["duplicates_updated"].as_i64().unwrap());
+    [pair(&job), pair(&data)]
+}
+
+#[tokio::test]
+async fn a_batch_pushed_again_before_the_first_has_run_is_counted_as_duplicates() {
+    // No workers yet: every push waits in the queue.
+    let options = Options {
+        core: CoreConfig { workers: 0, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
+        ..Default::default()
+    };
+    let app = TestApp::spawn_with(options).await;
+    let (key, user, connection) = setup(&app).await;
+    let batch = |amount: f64, ids: std::ops::Range<usize>| -> Vec<Value> {
+        ids.map(|i| tx(&format!("r{i}"), "WALGREENS #09190", Some("5912"), amount)).collect()
+    };
+    let pushes = [batch(1.0, 0..50), batch(2.0, 0..50), batch(3.0, 25..75)];
+    let mut replies = Vec::new();
+    for pushed in pushes {
+        let reply = push(&app, &key, &user, &connection, pushed).await;
+        assert_eq!(reply.status, 202, "{}", reply.body);
+        replies.push(reply.body);
+    }
+    let said: Vec<(i64, i64)> = replies
+        .iter()
+        .map(|r| (r["accepted"].as_i64().unwrap(), r["duplicates_updated"].as_i64().unwrap()))
+        .collect();
+    // The second is all duplicates of the first, still queued; the third
+    // half of them and half new.
+    assert_eq!(said, [(50, 0), (0, 50), (25, 25)]);
+
+    // Workers come; every job reports what its 202 said.
+    let _worker = app.extra_core(CoreConfig { rate_limit_rps: 0, workers: 2, ..sail_test_support::serve_defaults() });
+    for (reply, expected) in replies.iter().zip(said) {
+        let job_id = reply["job_id"].as_str().unwrap();
+        assert_eq!(counts_everywhere(&app, &key, job_id).await, [expected, expected], "job {job_id}");
+    }
+    // What was stored: each id once, with the latest push's values.
+    let rows = transaction::Entity::find()
+        .filter(transaction::Column::ConnectionId.eq(&connection))
+        .all(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 75, "each id stored once");
+    for row in &rows {
+        let n: usize = row.external_transaction_id[1..].parse().unwrap();
+        let latest = if n >= 25 { 300 } else { 200 };
+        assert_eq!(row.amount_minor, latest, "{} keeps the latest push's amount", row.external_transaction_id);
+    }
+    let pending = entities::pending_push::Entity::find().all(&app.db).await.unwrap();
+    assert!(pending.is_empty(), "finished pushes leave nothing pending: {pending:?}");
+}
+
+#[tokio::test]
+async fn two_pushes_racing_on_the_same_ids_accept_each_id_once() {
+    let options = Options {
+        core: CoreConfig { workers: 0, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
+        ..Default::default()
+    };
+    let app = TestApp::spawn_with(options).await;
+    let (key, user, connection) = setup(&app).await;
+    for round in 0..5 {
+        let batch: Vec<Value> =
+            (0..40).map(|i| tx(&format!("race{round}-{i}"), "CVS/PHARMACY #04562", Some("5912"), 5.0)).collect();
+        let (a, b) = tokio::join!(
+            push(&app, &key, &user, &connection, batch.clone()),
+            push(&app, &key, &user, &connection, batch)
+        );
+        assert_eq!((a.status, b.status), (202, 202));
+        let accepted = a.body["accepted"].as_i64().unwrap() + b.body["accepted"].as_i64().unwrap();
+        let duplicates = a.body["duplicates_updated"].as_i64().unwrap() + b.body["duplicates_updated"].as_i64().unwrap();
+        assert_eq!((accepted, duplicates), (40, 40), "round {round}: {} and {}", a.body, b.body);
+    }
+}
