@@ -681,10 +681,8 @@ async fn a_batch_pushed_again_before_the_first_has_run_is_counted_as_duplicates(
         assert_eq!(reply.status, 202, "{}", reply.body);
         replies.push(reply.body);
     }
-    let said: Vec<(i64, i64)> = replies
-        .iter()
-        .map(|r| (r["accepted"].as_i64().unwrap(), r["duplicates_updated"].as_i64().unwrap()))
-        .collect();
+    let said: Vec<(i64, i64)> =
+        replies.iter().map(|r| (r["accepted"].as_i64().unwrap(), r["duplicates_updated"].as_i64().unwrap())).collect();
     // The second is all duplicates of the first, still queued; the third
     // half of them and half new.
     assert_eq!(said, [(50, 0), (0, 50), (25, 25)]);
@@ -728,7 +726,8 @@ async fn two_pushes_racing_on_the_same_ids_accept_each_id_once() {
         );
         assert_eq!((a.status, b.status), (202, 202));
         let accepted = a.body["accepted"].as_i64().unwrap() + b.body["accepted"].as_i64().unwrap();
-        let duplicates = a.body["duplicates_updated"].as_i64().unwrap() + b.body["duplicates_updated"].as_i64().unwrap();
+        let duplicates =
+            a.body["duplicates_updated"].as_i64().unwrap() + b.body["duplicates_updated"].as_i64().unwrap();
         assert_eq!((accepted, duplicates), (40, 40), "round {round}: {} and {}", a.body, b.body);
     }
 }
