@@ -5,7 +5,7 @@
 //! outcome the reference data fixes ('AMZN Digital', 'DELTA AIR LINES',
 //! 'DR PEPPER', 'KAISER PERMANENTE').
 
-use super::Outcome;
+use crate::decision::Outcome;
 
 /// What an alias resolves to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

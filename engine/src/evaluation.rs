@@ -13,7 +13,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::{Outcome, Purchase};
+use crate::decision::{Outcome, Purchase};
 
 /// One labelled purchase of the regression set.
 #[derive(Debug, Clone, serde::Deserialize)]

@@ -4,8 +4,8 @@
 //! words read as typed evidence. The rules (`rules`) read nothing else, so
 //! each can be tested on facts written by hand.
 
+use crate::decision::{Evidence, EvidenceKind, Outcome};
 use crate::signals::{NonMedical, Signal};
-use crate::{Evidence, EvidenceKind, Outcome};
 
 /// A medical word of the descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,9 +22,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::decision::Outcome;
+use crate::error::EngineError;
 use crate::normalize::canonical_words;
 use crate::reference::ReferenceError;
-use crate::{EngineError, Outcome};
 
 /// The hand-written terms.
 pub const ITEM_TERMS_CSV: &str = include_str!("../../data/lexicon/item_terms.csv");

@@ -21,6 +21,8 @@
 
 pub mod aliases;
 pub mod categories;
+pub mod decision;
+pub mod error;
 #[cfg(feature = "evaluation")]
 pub mod evaluation;
 pub mod facts;
@@ -36,139 +38,15 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use self::aliases::{ALIASES, AliasTarget};
+pub use self::decision::{
+    Adjudication, DirectoryMerchant, Evidence, EvidenceKind, Item, ItemOutcome, Outcome, Purchase, Reason,
+    ResolvedMerchant,
+};
+pub use self::error::EngineError;
 use self::facts::{CategoryCode, Facts, ListedCode, MerchantFact, MerchantSource};
 use self::lexicon::ItemLexicon;
 use self::normalize::{canonical_words, normalize};
 use self::signals::Signal;
-use crate::reference::ReferenceError;
-
-/// The three outcomes of adjudication.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Eligible,
-    Ineligible,
-    NeedsReview,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Eligible => "eligible",
-            Outcome::Ineligible => "ineligible",
-            Outcome::NeedsReview => "needs_review",
-        }
-    }
-
-    pub fn parse(raw: &str) -> Option<Outcome> {
-        match raw {
-            "eligible" => Some(Outcome::Eligible),
-            "ineligible" => Some(Outcome::Ineligible),
-            "needs_review" => Some(Outcome::NeedsReview),
-            _ => None,
-        }
-    }
-}
-
-/// A merchant of the directory, as the engine needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DirectoryMerchant {
-    pub id: String,
-    pub name: String,
-    /// The directory's usual outcome for a purchase there.
-    pub typical_outcome: Outcome,
-}
-
-/// One line of item-level purchase data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    pub description: String,
-    pub amount_minor: i64,
-    /// The store's own FSA/HSA flag on the line, where it gives one.
-    pub flagged_eligible: Option<bool>,
-}
-
-/// A purchase to adjudicate.
-#[derive(Debug, Clone, Copy)]
-pub struct Purchase<'a> {
-    pub description: &'a str,
-    pub merchant_name: Option<&'a str>,
-    pub mcc: Option<&'a str>,
-    pub amount_minor: i64,
-    pub items: Option<&'a [Item]>,
-}
-
-/// Why an outcome was reached.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reason {
-    pub code: &'static str,
-    pub message: String,
-}
-
-/// The merchant a purchase was resolved to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResolvedMerchant {
-    /// The directory merchant's id, when the merchant is in the directory.
-    pub id: Option<String>,
-    pub name: String,
-}
-
-/// The outcome of one item line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemOutcome {
-    pub description: String,
-    pub amount_minor: i64,
-    pub outcome: Outcome,
-    pub category: &'static str,
-}
-
-/// What kind of fact a piece of [`Evidence`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EvidenceKind {
-    /// A merchant of the directory or of the merchant knowledge.
-    Merchant,
-    /// A word or phrase of the descriptor.
-    Keyword,
-    /// The merchant category code.
-    CategoryCode,
-    /// Item-level data (a store order, a receipt).
-    Items,
-}
-
-impl EvidenceKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EvidenceKind::Merchant => "merchant",
-            EvidenceKind::Keyword => "keyword",
-            EvidenceKind::CategoryCode => "category_code",
-            EvidenceKind::Items => "items",
-        }
-    }
-}
-
-/// One fact behind a decision, so a reviewer and a partner see why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Evidence {
-    pub kind: EvidenceKind,
-    /// What was found: the words as they appear, the merchant's name, the code.
-    pub value: String,
-    /// What it points to: a category slug (`dental`, `dining`, `veterinary`…).
-    pub indicates: &'static str,
-}
-
-/// The engine's decision on one purchase.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Adjudication {
-    pub outcome: Outcome,
-    pub category: &'static str,
-    pub reason: Reason,
-    pub rule: &'static str,
-    /// The facts that decided it, strongest first.
-    pub evidence: Vec<Evidence>,
-    pub merchant: Option<ResolvedMerchant>,
-    /// The part of the amount substantiated as eligible.
-    pub eligible_amount_minor: i64,
-    pub items: Option<Vec<ItemOutcome>>,
-}
 
 /// A multi-pattern matcher over canonical words that honours word
 /// boundaries: every match starts a word; a whole-word pattern also ends one,
@@ -289,26 +167,6 @@ struct KnownMerchant {
 struct MccRule {
     outcome: Outcome,
     description: String,
-}
-
-/// Errors building an engine (a directory or table that does not fit).
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    #[error("pattern automaton: {0}")]
-    Automaton(#[from] aho_corasick::BuildError),
-    #[error(transparent)]
-    Reference(#[from] ReferenceError),
-    /// A row whose outcome is not one of the three.
-    #[error("{file}: '{value}' is not an outcome (eligible, ineligible, needs_review)")]
-    UnknownOutcome { file: &'static str, value: String },
-    /// A knowledge row whose category is not a slug of `categories::CATEGORIES`.
-    #[error("data/merchant_knowledge.csv: '{name}' has category '{category}', which is not a category slug")]
-    UnknownCategory { name: String, category: String },
-    /// A knowledge alias that is not in canonical words.
-    #[error(
-        "data/merchant_knowledge.csv: '{name}' has alias '{alias}', which is not in canonical words ('{canonical}')"
-    )]
-    NonCanonicalAlias { name: String, alias: String, canonical: String },
 }
 
 fn outcome(file: &'static str, value: &str) -> Result<Outcome, EngineError> {

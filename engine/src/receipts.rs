@@ -13,7 +13,8 @@ use std::sync::LazyLock;
 use chrono::NaiveDate;
 use regex::Regex;
 
-use crate::{Engine, Outcome, Purchase};
+use crate::Engine;
+use crate::decision::{Outcome, Purchase};
 
 /// What a receipt says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -9,9 +9,9 @@
 //! evidence against it; where the evidence disagrees, `needs_review` with
 //! the reason code `conflicting_evidence` naming both sides.
 
+use crate::decision::{Evidence, EvidenceKind, Outcome};
 use crate::facts::{Facts, MedicalWord, MerchantSource, keyword};
 use crate::signals::NonMedical;
-use crate::{Evidence, EvidenceKind, Outcome};
 
 /// What a rule decided.
 #[derive(Debug, Clone, PartialEq, Eq)]

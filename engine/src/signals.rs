@@ -108,7 +108,7 @@ struct SignalRow {
 }
 
 /// `(keyword in canonical words, signal)`, loaded once per process, loudly.
-pub fn keywords() -> Result<&'static [(String, Signal)], crate::EngineError> {
+pub fn keywords() -> Result<&'static [(String, Signal)], crate::error::EngineError> {
     static KEYWORDS: std::sync::OnceLock<Result<Vec<(String, Signal)>, String>> = std::sync::OnceLock::new();
     let loaded = KEYWORDS.get_or_init(|| load().map_err(|reason| reason.to_string()));
     match loaded {
