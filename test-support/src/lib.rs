@@ -117,7 +117,6 @@ impl TestDb {
     }
 
     /// Which engine the test runs on (the benches report it).
-    #[allow(dead_code)]
     pub fn is_postgres(&self) -> bool {
         self.admin_url.is_some()
     }
