@@ -117,6 +117,7 @@ impl TestDb {
     }
 
     /// Which engine the test runs on (the benches report it).
+    #[allow(dead_code)]
     pub fn is_postgres(&self) -> bool {
         self.admin_url.is_some()
     }
