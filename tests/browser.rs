@@ -457,6 +457,16 @@ async fn click_done(client: &Client) {
     done.click().await.unwrap();
 }
 
+/// Signs in with the sandbox's good credentials on the framed login page,
+/// presses Done, and answers the message the partner's window received.
+async fn sign_in_and_finish(client: &Client, sail_origin: &str) -> Value {
+    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
+    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
+    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
+    click_done(client).await;
+    outcome(client, sail_origin).await
+}
+
 /// axe and the width checks for the framed page at each overlay width.
 async fn inspect_framed(client: &Client, axe_js: &str, name: &str) {
     let dir = repo().join("target/screenshots");
@@ -530,11 +540,7 @@ async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
     // The unfiltered list names Fidelity too: wait for the results page.
     replaced(&search).await;
     client.wait().for_element(Locator::LinkText("Fidelity Investments")).await.unwrap().click().await.unwrap();
-    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
-    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
-    click_done(&client).await;
-    let told = outcome(&client, &sail_origin).await;
+    let told = sign_in_and_finish(&client, &sail_origin).await;
     let hsa = told["connection_id"].as_str().expect("a connection id").to_string();
     let linked = app.get(&key, &format!("/users/{user}/connections/{hsa}")).await.body;
     assert_eq!(linked["type"], "benefit_account", "{mode}: {linked}");
@@ -550,11 +556,7 @@ async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
     )
     .await;
     site.open(&client, &url).await;
-    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
-    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
-    click_done(&client).await;
-    let told = outcome(&client, &sail_origin).await;
+    let told = sign_in_and_finish(&client, &sail_origin).await;
     let store = told["connection_id"].as_str().expect("a connection id").to_string();
     assert_eq!(app.get(&key, &format!("/users/{user}/connections/{store}")).await.body["type"], "store");
 
@@ -570,11 +572,7 @@ async fn every_flow_inside_a_partner_iframe(block_cookies: bool) {
     )
     .await;
     site.open(&client, &url).await;
-    client.wait().for_element(Locator::Id("username")).await.unwrap().send_keys("user_good").await.unwrap();
-    client.find(Locator::Id("password")).await.unwrap().send_keys(&format!("pass_good{ENTER}")).await.unwrap();
-    client.wait().for_element(Locator::Css("div.ok")).await.unwrap();
-    click_done(&client).await;
-    let told = outcome(&client, &sail_origin).await;
+    let told = sign_in_and_finish(&client, &sail_origin).await;
     assert_eq!(told["connection_id"], broken_id.as_str(), "{mode}");
     let repaired = app.get(&key, &format!("/users/{user}/connections/{broken_id}")).await.body;
     assert_eq!(repaired["status"], "active", "{mode}");
