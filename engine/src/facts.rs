@@ -118,7 +118,7 @@ impl CategoryCode<'_> {
 
 /// Evidence of non-medical use, the most decisive kind first: a pet or a
 /// cosmetic service decides more than a generic "services" word.
-const PRECEDENCE: [NonMedical; 12] = [
+const PRECEDENCE: [NonMedical; 13] = [
     NonMedical::Pet,
     NonMedical::Cosmetic,
     NonMedical::MedicalTravel,
@@ -131,6 +131,7 @@ const PRECEDENCE: [NonMedical; 12] = [
     NonMedical::Travel,
     NonMedical::DigitalGoods,
     NonMedical::Services,
+    NonMedical::Conditional,
 ];
 
 /// Everything the rules decide from.

@@ -225,6 +225,18 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
         }
         _ => f.specialty.map(MedicalSide::Word),
     };
+    if against.kind == NonMedical::Conditional {
+        return verdict(
+            Outcome::NeedsReview,
+            against.kind.category(),
+            "conditional_care",
+            format!(
+                "'{}': {} may be medical care or not, by what was bought (IRS Publication 502); a receipt decides.",
+                against.word, f.merchant_label
+            ),
+            [Some(against.evidence()), medical_evidence(f.medical), f.code.map(|c| c.evidence(c.category()))],
+        );
+    }
     let points_to = format!("'{}' points to {}", against.word, against.kind.describe());
     match contrary {
         Some(MedicalSide::Word(word)) => {

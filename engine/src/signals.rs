@@ -34,6 +34,10 @@ pub enum NonMedical {
     Childcare,
     /// Repairs, cars, homes, shops, donations, staffing.
     Services,
+    /// Care that is medical or not by what was bought (membership and
+    /// retainer fees, dermatology: acne treatment or skin care): always a
+    /// question, never a yes or a no on the word alone.
+    Conditional,
 }
 
 impl NonMedical {
@@ -50,6 +54,7 @@ impl NonMedical {
             NonMedical::Wellness => "fitness",
             NonMedical::Childcare => "childcare",
             NonMedical::Services => "general",
+            NonMedical::Conditional => "medical_services",
         }
     }
 
@@ -68,6 +73,7 @@ impl NonMedical {
             NonMedical::Wellness => "a general wellness service",
             NonMedical::Childcare => "child care or schooling",
             NonMedical::Services => "a non-medical business",
+            NonMedical::Conditional => "care that is medical or not by what was bought",
         }
     }
 }
@@ -172,6 +178,7 @@ impl NonMedical {
             "wellness" => NonMedical::Wellness,
             "childcare" => NonMedical::Childcare,
             "services" => NonMedical::Services,
+            "conditional" => NonMedical::Conditional,
             _ => return None,
         })
     }
