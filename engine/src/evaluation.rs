@@ -93,3 +93,63 @@ impl HeldOut {
 pub fn held_out_set() -> Result<Vec<HeldOut>, csv::Error> {
     csv::Reader::from_reader(include_str!("../tests/data/held_out_set.csv").as_bytes()).deserialize().collect()
 }
+
+/// One labelled purchase of the 2026-11-26 sets (`tests/data/held_out_2026_11_26*/purchases.csv`).
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct LabelledPurchase {
+    pub descriptor: String,
+    pub mcc: String,
+    pub amount: String,
+    pub expected: String,
+    /// `|`-separated outcomes a reviewer would accept.
+    pub acceptable: String,
+    pub reason: String,
+}
+
+impl LabelledPurchase {
+    pub fn purchase(&self) -> Purchase<'_> {
+        let amount_minor = self.amount.parse::<f64>().map(|a| (a * 100.0).round() as i64).unwrap_or(4_200);
+        Purchase {
+            description: &self.descriptor,
+            merchant_name: None,
+            mcc: Some(self.mcc.as_str()).filter(|m| !m.is_empty()),
+            amount_minor,
+            items: None,
+        }
+    }
+
+    pub fn expected(&self) -> Option<Outcome> {
+        Outcome::parse(&self.expected)
+    }
+
+    pub fn accepts(&self, outcome: Outcome) -> bool {
+        self.acceptable.split('|').any(|o| o == outcome.as_str())
+    }
+}
+
+/// One labelled receipt line of the 2026-11-26 sets, as its retailer prints it.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct LabelledLine {
+    pub retailer: String,
+    pub line: String,
+    pub expected: String,
+    pub acceptable: String,
+    pub reason: String,
+}
+
+impl LabelledLine {
+    pub fn expected(&self) -> Option<Outcome> {
+        Outcome::parse(&self.expected)
+    }
+
+    pub fn accepts(&self, outcome: Outcome) -> bool {
+        self.acceptable.split('|').any(|o| o == outcome.as_str())
+    }
+}
+
+/// Reads a labelled CSV file of the engine's test data by its path under
+/// `tests/data/` (read when measured, never compiled in).
+pub fn read_labelled<T: serde::de::DeserializeOwned>(relative: &str) -> Result<Vec<T>, csv::Error> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(relative);
+    csv::Reader::from_path(path)?.deserialize().collect()
+}

@@ -86,10 +86,74 @@ pub struct ItemLexicon {
     /// found by the forms the two share (the symmetric-delete method).
     /// None where two terms of different outcomes share a form.
     near: HashMap<String, Option<usize>>,
+    /// Every word of a term (four letters or more), for telling a word the
+    /// lexicon knows from a receipt's abbreviation of one.
+    vocabulary: std::collections::HashSet<String>,
+    /// Words by their consonant skeleton (`BANDAGE` → `BNDG`), as tills
+    /// abbreviate them; None where two words share one.
+    skeletons: HashMap<String, Option<String>>,
 }
 
 /// Letters a word needs before a one-letter misreading of it is trusted.
 const NEAR_MIN_LETTERS: usize = 6;
+
+/// The words of a line or a term as the lexicon compares them: canonical
+/// words, with a count or size glued to a word split off it (`SPF30` is
+/// `SPF 30`, `200MG` is `200 MG`); digits inside a word stay (`IBUPR0FEN`,
+/// an OCR misreading, is one word).
+pub fn lexicon_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for word in canonical_words(text).split(' ').filter(|w| !w.is_empty()) {
+        let lead = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let trail = word.len() - word.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let middle = &word[lead..word.len().saturating_sub(trail).max(lead)];
+        if !middle.is_empty() && middle.bytes().all(|b| b.is_ascii_alphabetic()) && (lead > 0 || trail > 0) {
+            words.extend(
+                [&word[..lead], middle, &word[lead + middle.len()..]]
+                    .into_iter()
+                    .filter(|part| !part.is_empty())
+                    .map(str::to_string),
+            );
+        } else {
+            words.push(word.to_string());
+        }
+    }
+    words
+}
+
+/// A word's consonants in order, a repeated one once (`SHREDDED` → `SHRD`).
+fn skeleton(word: &str) -> String {
+    let mut out = String::new();
+    for c in word.chars().filter(|c| !matches!(c, 'A' | 'E' | 'I' | 'O' | 'U')) {
+        if !out.ends_with(c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `short` can be `long` with letters left out, first letter kept.
+fn abbreviates(short: &str, long: &str) -> bool {
+    let mut rest = long.chars();
+    short.len() < long.len()
+        && short.chars().next() == long.chars().next()
+        && short.chars().all(|c| rest.by_ref().any(|l| l == c))
+}
+
+/// Whether `seen` can be `term` misread by one letter the way OCR misreads:
+/// a letter dropped or doubled, or a letter read as a digit or sign. Two
+/// letters swapped for other letters (`GINGER` for `FINGER`) is another word.
+fn misreading(seen: &str, term: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (seen.chars().collect(), term.chars().collect());
+    if a.len() == b.len() {
+        let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return differ.len() == 1 && !a[differ[0]].is_ascii_alphabetic();
+    }
+    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+    long.len() == short.len() + 1
+        && (0..long.len())
+            .any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
+}
 
 /// `word` and every form of it with one letter left out.
 fn one_letter_out(word: &str) -> impl Iterator<Item = String> + '_ {
@@ -166,11 +230,12 @@ impl ItemLexicon {
             if term.term.is_empty() || term.term.split(' ').count() > MAX_WORDS {
                 continue;
             }
+            let key = lexicon_words(&term.term);
             if !term.whole_word {
-                stems.push((term.term.split(' ').map(str::to_string).collect(), index));
+                stems.push((key.clone(), index));
             }
             // The first term of a phrase wins it: curated terms come first.
-            phrases.entry(term.term.clone()).or_insert(index);
+            phrases.entry(key.join(" ")).or_insert(index);
         }
         // Truncations of long medical words, where only one term has them.
         let mut cuts: HashMap<String, Option<usize>> = HashMap::new();
@@ -208,7 +273,27 @@ impl ItemLexicon {
                     .or_insert(Some(index));
             }
         }
-        Ok(ItemLexicon { terms, phrases, stems, near })
+        let vocabulary: std::collections::HashSet<String> = terms
+            .iter()
+            .flat_map(|t| lexicon_words(&t.term))
+            .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
+            .collect();
+        let mut skeletons: HashMap<String, Option<String>> = HashMap::new();
+        for word in &vocabulary {
+            let key = skeleton(word);
+            if key.len() < 3 {
+                continue;
+            }
+            skeletons
+                .entry(key)
+                .and_modify(|found| {
+                    if found.as_ref().is_some_and(|other| other != word) {
+                        *found = None;
+                    }
+                })
+                .or_insert(Some(word.clone()));
+        }
+        Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons })
     }
 
     /// How many terms it holds.
@@ -228,8 +313,22 @@ impl ItemLexicon {
 
     /// The term that decides a line, if any names it.
     pub fn classify(&self, description: &str) -> Option<&ItemTerm> {
-        let canonical = canonical_words(description);
-        let words: Vec<&str> = canonical.split(' ').filter(|w| !w.is_empty()).collect();
+        // A word the lexicon does not know, which abbreviates exactly one
+        // word it does, consonants kept (`BNDG`, `SOFTNR`, `SUNSCRN`), is read
+        // as that word.
+        let expanded: Vec<String> = lexicon_words(description)
+            .into_iter()
+            .map(|word| {
+                if word.len() < 3 || self.vocabulary.contains(&word) || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    return word;
+                }
+                match self.skeletons.get(&skeleton(&word)) {
+                    Some(Some(full)) if abbreviates(&word, full) => full.clone(),
+                    _ => word,
+                }
+            })
+            .collect();
+        let words: Vec<&str> = expanded.iter().map(String::as_str).collect();
         // (priority, span, index): the highest priority, then the longest
         // span, then the term listed first.
         let mut best: Option<(u8, usize, usize)> = None;
@@ -262,7 +361,9 @@ impl ItemLexicon {
             // No word of the line is known as it is: a word OCR misread by
             // one letter (a letter wrong, missing or extra) finds its term.
             for word in words.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS && w.is_ascii()) {
-                let mut found = one_letter_out(word).filter_map(|form| self.near.get(&form).copied().flatten());
+                let mut found = one_letter_out(word)
+                    .filter_map(|form| self.near.get(&form).copied().flatten())
+                    .filter(|&index| misreading(word, &self.terms[index].term));
                 if let Some(index) = found.next()
                     && found.all(|other| self.terms[other].outcome == self.terms[index].outcome)
                 {
@@ -346,6 +447,40 @@ mod tests {
         assert_eq!(classify("ACETAMINOPHENN").map(|c| c.0), Some(Outcome::Eligible));
         // Two letters off is another word, not a misreading.
         assert_eq!(classify("IBXPR0FEN"), None);
+    }
+
+    #[test]
+    fn counts_and_sizes_glued_to_a_word_are_split_off_and_misreadings_stay_whole() {
+        assert_eq!(
+            lexicon_words("SPF30 200MG 4PK IBUPR0FEN 5W30"),
+            ["SPF", "30", "200", "MG", "4", "PK", "IBUPR0FEN", "5", "W", "30"]
+        );
+        assert_eq!(classify("SIG CARE SPF30 LOTION").map(|c| c.0), Some(Outcome::Eligible), "SPF outranks lotion");
+    }
+
+    #[test]
+    fn till_abbreviations_find_the_one_word_they_abbreviate() {
+        assert_eq!(skeleton("SHREDDED"), "SHRD");
+        assert!(abbreviates("BNDG", "BANDAGE") && !abbreviates("BANDAGE", "BNDG") && !abbreviates("NDG", "BANDAGE"));
+        assert_eq!(classify("SIG CARE ADHESIVE BNDG").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("HEB SUNSCRN SPF70").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("KS ADVANCED TOOTHPST").map(|c| c.0), Some(Outcome::Ineligible));
+    }
+
+    #[test]
+    fn only_an_ocr_kind_of_misreading_is_trusted() {
+        assert!(misreading("IBUPR0FEN", "IBUPROFEN"), "a letter read as a digit");
+        assert!(misreading("LORATADNE", "LORATADINE") && misreading("ACETAMINOPHENN", "ACETAMINOPHEN"));
+        // A clean word one letter from another word is that other word.
+        assert!(!misreading("GINGER", "FINGER") && !misreading("TRIPLE", "TRIFLE") && !misreading("HEALTH", "SHEATH"));
+        assert_eq!(classify("GE SPLINT FINGER").map(|c| c.0), Some(Outcome::Eligible));
+    }
+
+    #[test]
+    fn a_toiletry_stays_a_toiletry_beside_a_medical_word() {
+        assert_eq!(classify("RA MOUTHWASH ANTISEPTIC 1L").map(|c| c.0), Some(Outcome::Ineligible));
+        assert_eq!(classify("WG MELATONIN 5MG SLEEP AID").map(|c| c.0), Some(Outcome::Ineligible), "a supplement");
+        assert_eq!(classify("WEGMANS LIP BALM SPF 15").map(|c| c.0), Some(Outcome::Eligible), "SPF lip balm");
     }
 
     #[test]

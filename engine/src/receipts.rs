@@ -150,6 +150,11 @@ pub fn parse(text: &str) -> ParsedReceipt {
         }
         let Some(c) = AMOUNT_AT_END.captures(&upper) else { continue };
         let Some(mut amount) = minor(&c["whole"], &c["cents"]) else { continue };
+        // A line of nothing (a loyalty or fuel-points line, a bag fee
+        // waived) is no item: it can neither cost nor clear anything.
+        if amount == 0 {
+            continue;
+        }
         if c.name("neg").is_some() {
             amount = -amount;
         }
@@ -190,6 +195,16 @@ pub struct LineDecision {
     pub reason: String,
 }
 
+/// Classifies one item line by the engine's product lexicon; a line no
+/// term names needs review (`unclassified`).
+pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
+    let (outcome, reason) = match engine.classify_item(&line.description) {
+        Some((outcome, category)) => (outcome, category.to_string()),
+        None => (Outcome::NeedsReview, "unclassified".to_string()),
+    };
+    LineDecision { description: line.description.clone(), amount_minor: line.amount_minor, outcome, reason }
+}
+
 /// The purchase a receipt is matched against.
 #[derive(Debug, Clone, Copy)]
 pub struct PurchaseFacts<'a> {
@@ -228,24 +243,7 @@ fn money(minor: i64) -> String {
 /// Tax is shared out over eligible lines in proportion, so a receipt whose
 /// every line is eligible makes the whole amount eligible.
 pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
-    let lines: Vec<LineDecision> = receipt
-        .lines
-        .iter()
-        .map(|line| match engine.classify_item(&line.description) {
-            Some((outcome, category)) => LineDecision {
-                description: line.description.clone(),
-                amount_minor: line.amount_minor,
-                outcome,
-                reason: category.to_string(),
-            },
-            None => LineDecision {
-                description: line.description.clone(),
-                amount_minor: line.amount_minor,
-                outcome: Outcome::NeedsReview,
-                reason: "unclassified".to_string(),
-            },
-        })
-        .collect();
+    let lines: Vec<LineDecision> = receipt.lines.iter().map(|line| classify_line(engine, line)).collect();
     let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
     let eligible_lines: i64 = lines.iter().filter(|l| l.outcome == Outcome::Eligible).map(|l| l.amount_minor).sum();
     let eligible_minor = match receipt.total_minor {
