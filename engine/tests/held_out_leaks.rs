@@ -164,4 +164,3 @@ fn a_word_taken_from_a_held_out_row_is_caught() {
         held_out.iter().filter(|t| !others.contains(*t) && !frozen.contains(*t) && words.contains(*t)).collect();
     assert_eq!(caught, vec![&planted]);
 }
-
