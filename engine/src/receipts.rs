@@ -22,6 +22,10 @@ pub struct ParsedReceipt {
     pub merchant: Option<String>,
     pub date: Option<NaiveDate>,
     pub total_minor: Option<i64>,
+    /// The last subtotal line, when one is printed.
+    pub subtotal_minor: Option<i64>,
+    /// The tax lines, added up, when any is printed.
+    pub tax_minor: Option<i64>,
     pub lines: Vec<ParsedLine>,
 }
 
@@ -159,12 +163,19 @@ pub fn parse(text: &str) -> ParsedReceipt {
             amount = -amount;
         }
         let description = c["desc"].trim().trim_end_matches(['.', ':', '$']).trim();
+        if ["SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"].iter().any(|w| description.contains(w)) {
+            parsed.subtotal_minor = Some(amount);
+            continue;
+        }
         if let Some(rank) = TOTAL_WORDS.iter().rposition(|w| contains_word(description, w)) {
-            let subtotal = ["SUBTOTAL", "SUB TOTAL", "SUB-TOTAL"].iter().any(|w| description.contains(w));
-            if !subtotal && total_rank.is_none_or(|r| rank >= r) {
+            if total_rank.is_none_or(|r| rank >= r) {
                 total_rank = Some(rank);
                 parsed.total_minor = Some(amount);
             }
+            continue;
+        }
+        if contains_word(description, "TAX") {
+            parsed.tax_minor = Some(parsed.tax_minor.unwrap_or(0) + amount);
             continue;
         }
         if NOT_ITEMS.iter().any(|w| contains_word(description, w))
@@ -237,16 +248,71 @@ fn money(minor: i64) -> String {
     format!("{}.{:02}", minor / 100, (minor % 100).abs())
 }
 
+/// The receipt's total, read against what else it prints. Photos are
+/// misread a digit at a time: when the printed total is not the purchase's
+/// amount but the receipt's own parts add up to it (subtotal plus tax, or
+/// the lines plus tax), the total was misread and the purchase's amount is
+/// the total. Otherwise the printed total (or none).
+fn reconciled_total(receipt: &ParsedReceipt, purchase_minor: i64) -> Option<i64> {
+    let near = |amount: i64| (amount - purchase_minor).abs() <= 1;
+    if receipt.total_minor.is_some_and(near) {
+        return receipt.total_minor;
+    }
+    let lines: i64 = receipt.lines.iter().map(|l| l.amount_minor).sum();
+    let tax = receipt.tax_minor.unwrap_or(0);
+    let parts = [receipt.subtotal_minor.map(|s| s + tax), (!receipt.lines.is_empty()).then_some(lines + tax)];
+    // Both parts must be printed for them to stand for a total.
+    let corroborated = receipt.total_minor.is_some() || receipt.subtotal_minor.is_some();
+    if corroborated && parts.into_iter().flatten().any(near) {
+        return Some(purchase_minor);
+    }
+    receipt.total_minor
+}
+
+/// Whether two amounts differ in one printed digit (`6.70` and `0.70`).
+fn one_digit_apart(a: i64, b: i64) -> bool {
+    let (a, b) = (format!("{:03}", a.abs()), format!("{:03}", b.abs()));
+    a.len() == b.len() && a.chars().zip(b.chars()).filter(|(x, y)| x != y).count() == 1
+}
+
+/// When the lines do not add up to what the receipt says they come to
+/// (its subtotal, or its total less tax), and exactly one line's amount is
+/// one digit away from the amount that would make them add up, that line
+/// was misread: its amount is corrected. Otherwise nothing changes.
+fn repair_one_amount(lines: &mut [LineDecision], receipt: &ParsedReceipt, total: Option<i64>) {
+    let sum: i64 = lines.iter().map(|l| l.amount_minor).sum();
+    let expected = match (receipt.subtotal_minor, total, receipt.tax_minor) {
+        (Some(subtotal), Some(total), Some(tax)) if subtotal + tax == total => subtotal,
+        (Some(subtotal), None, _) | (Some(subtotal), Some(_), None) => subtotal,
+        (_, Some(total), Some(tax)) => total - tax,
+        _ => return,
+    };
+    let off = expected - sum;
+    if off == 0 {
+        return;
+    }
+    let mut fixable = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.amount_minor + off > 0 && one_digit_apart(l.amount_minor, l.amount_minor + off))
+        .map(|(at, _)| at);
+    if let (Some(at), None) = (fixable.next(), fixable.next()) {
+        lines[at].amount_minor += off;
+    }
+}
+
 /// Classifies each line with the engine's item rules, matches the receipt
 /// to the purchase (total within a cent, date within three days, the same
 /// directory merchant when both name one), and says what it supports.
 /// Tax is shared out over eligible lines in proportion, so a receipt whose
 /// every line is eligible makes the whole amount eligible.
 pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
-    let lines: Vec<LineDecision> = receipt.lines.iter().map(|line| classify_line(engine, line)).collect();
+    let mut lines: Vec<LineDecision> = receipt.lines.iter().map(|line| classify_line(engine, line)).collect();
+    let total_minor = reconciled_total(receipt, purchase.amount_minor);
+    repair_one_amount(&mut lines, receipt, total_minor);
     let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
     let eligible_lines: i64 = lines.iter().filter(|l| l.outcome == Outcome::Eligible).map(|l| l.amount_minor).sum();
-    let eligible_minor = match receipt.total_minor {
+    let eligible_minor = match total_minor {
         Some(total) if subtotal > 0 && total >= subtotal && eligible_lines > 0 => {
             let tax = total - subtotal;
             eligible_lines + ((tax as i128 * eligible_lines as i128 + subtotal as i128 / 2) / subtotal as i128) as i64
@@ -260,7 +326,7 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
         reason_code: code,
         reason,
     };
-    let Some(total) = receipt.total_minor.or((!lines.is_empty()).then_some(subtotal)) else {
+    let Some(total) = total_minor.or((!lines.is_empty()).then_some(subtotal)) else {
         return mismatch("receipt_total_missing", "No total or item amounts could be read from the receipt.".into());
     };
     if (total - purchase.amount_minor).abs() > 1 {
@@ -382,6 +448,50 @@ VISA ****1234            13.48
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    fn facts(amount_minor: i64) -> PurchaseFacts<'static> {
+        PurchaseFacts { amount_minor, date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(), merchant_id: None }
+    }
+
+    #[test]
+    fn subtotal_and_tax_are_read_apart_from_the_items() {
+        let parsed = parse("TARGET\nCETIRIZINE 10.00\nCHIPS 5.00\nSUBTOTAL 15.00\nTAX 1.00\nTAX 0.50\nTOTAL 16.50\n");
+        assert_eq!((parsed.subtotal_minor, parsed.tax_minor, parsed.total_minor), (Some(1500), Some(150), Some(1650)));
+        assert_eq!(parsed.lines.len(), 2);
+    }
+
+    #[test]
+    fn a_total_misread_by_a_photo_is_taken_from_the_parts_that_add_up() {
+        let engine = Engine::seeded().unwrap();
+        // The total's 6 read as 8: subtotal and tax still come to the purchase.
+        let text = "STORE\nCETIRIZINE 10MG 10.00\nPOTATO CHIPS 5.00\nSUBTOTAL 15.00\nTAX 1.50\nTOTAL 18.50\n";
+        match decide(&engine, &parse(text), facts(1650)) {
+            ReceiptDecision::Matched { outcome, eligible_minor, .. } => {
+                assert_eq!((outcome, eligible_minor), (Outcome::Eligible, 1100));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Nothing adds up to the purchase: another purchase's receipt.
+        assert!(matches!(
+            decide(&engine, &parse(text), facts(2000)),
+            ReceiptDecision::Mismatch { reason_code: "receipt_mismatch", .. }
+        ));
+    }
+
+    #[test]
+    fn a_line_misread_by_one_digit_is_corrected_when_the_sums_say_which() {
+        let engine = Engine::seeded().unwrap();
+        // CHIPS 5.00 read as 8.00: the subtotal says the lines come to 15.00.
+        let text = "STORE\nCETIRIZINE 10MG 10.00\nPOTATO CHIPS 8.00\nSUBTOTAL 15.00\nTAX 1.50\nTOTAL 16.50\n";
+        match decide(&engine, &parse(text), facts(1650)) {
+            ReceiptDecision::Matched { eligible_minor, lines, .. } => {
+                assert_eq!(eligible_minor, 1100);
+                assert_eq!(lines[1].amount_minor, 500);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(one_digit_apart(670, 70) && one_digit_apart(800, 500) && !one_digit_apart(800, 450));
     }
 
     #[test]
