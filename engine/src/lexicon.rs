@@ -81,11 +81,11 @@ pub struct ItemLexicon {
     phrases: HashMap<String, usize>,
     /// Terms whose last word may run on: (words, index).
     stems: Vec<(Vec<String>, usize)>,
-    /// Single words of six letters or more, by every form with one letter
+    /// Words of terms, six letters or more, by every form with one letter
     /// left out (and as they are): a word OCR misread by one letter is
     /// found by the forms the two share (the symmetric-delete method).
-    /// None where two terms of different outcomes share a form.
-    near: HashMap<String, Option<usize>>,
+    /// None where two words share a form.
+    near: HashMap<String, Option<String>>,
     /// Every word of a term (four letters or more), for telling a word the
     /// lexicon knows from a receipt's abbreviation of one.
     vocabulary: std::collections::HashSet<String>,
@@ -140,14 +140,19 @@ fn abbreviates(short: &str, long: &str) -> bool {
         && short.chars().all(|c| rest.by_ref().any(|l| l == c))
 }
 
+/// Letters a word needs before one letter read as another letter is
+/// trusted to be a misreading (`MYDROCORTISONE`, `ANTACIO`): shorter words
+/// one letter apart are other words (`GINGER` and `FINGER`).
+const LETTER_SWAP_MIN_LETTERS: usize = 7;
+
 /// Whether `seen` can be `term` misread by one letter the way OCR misreads:
-/// a letter dropped or doubled, or a letter read as a digit or sign. Two
-/// letters swapped for other letters (`GINGER` for `FINGER`) is another word.
+/// a letter dropped or doubled, a letter read as a digit or sign, or, in a
+/// long word, as another letter.
 fn misreading(seen: &str, term: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (seen.chars().collect(), term.chars().collect());
     if a.len() == b.len() {
         let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return differ.len() == 1 && !a[differ[0]].is_ascii_alphabetic();
+        return differ.len() == 1 && (!a[differ[0]].is_ascii_alphabetic() || a.len() >= LETTER_SWAP_MIN_LETTERS);
     }
     let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
     long.len() == short.len() + 1
@@ -258,21 +263,6 @@ impl ItemLexicon {
             }
         }
         phrases.extend(cuts.into_iter().filter_map(|(cut, index)| index.map(|i| (cut, i))));
-        let mut near: HashMap<String, Option<usize>> = HashMap::new();
-        for (index, term) in terms.iter().enumerate() {
-            if term.term.contains(' ') || term.term.len() < NEAR_MIN_LETTERS || !term.term.is_ascii() {
-                continue;
-            }
-            for form in one_letter_out(&term.term) {
-                near.entry(form)
-                    .and_modify(|found| {
-                        if found.is_some_and(|other| terms[other].outcome != term.outcome) {
-                            *found = None;
-                        }
-                    })
-                    .or_insert(Some(index));
-            }
-        }
         let vocabulary: std::collections::HashSet<String> = terms
             .iter()
             .flat_map(|t| lexicon_words(&t.term))
@@ -293,6 +283,18 @@ impl ItemLexicon {
                 })
                 .or_insert(Some(word.clone()));
         }
+        let mut near: HashMap<String, Option<String>> = HashMap::new();
+        for word in vocabulary.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS) {
+            for form in one_letter_out(word) {
+                near.entry(form)
+                    .and_modify(|found| {
+                        if found.as_ref().is_some_and(|other| other != word) {
+                            *found = None;
+                        }
+                    })
+                    .or_insert(Some(word.clone()));
+            }
+        }
         Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons })
     }
 
@@ -311,21 +313,39 @@ impl ItemLexicon {
         &self.terms
     }
 
+    /// The word `word` is an OCR misreading of, when it can be a misreading
+    /// of exactly one word of the lexicon, six letters at least.
+    fn misread_word(&self, word: &str) -> Option<String> {
+        if word.len() < NEAR_MIN_LETTERS || !word.bytes().any(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+        let mut found = one_letter_out(word)
+            .filter_map(|form| self.near.get(&form).cloned().flatten())
+            .filter(|candidate| misreading(word, candidate));
+        let first = found.next()?;
+        found.all(|other| other == first).then_some(first)
+    }
+
     /// The term that decides a line, if any names it.
     pub fn classify(&self, description: &str) -> Option<&ItemTerm> {
         // A word the lexicon does not know, which abbreviates exactly one
         // word it does, consonants kept (`BNDG`, `SOFTNR`, `SUNSCRN`), is read
         // as that word.
+        // A word OCR misread by one letter (`IBUPR0FEN`, `MYDROCORTISONE`)
+        // is read as the one word it can be a misreading of.
         let expanded: Vec<String> = lexicon_words(description)
             .into_iter()
             .map(|word| {
-                if word.len() < 3 || self.vocabulary.contains(&word) || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+                if word.len() < 3 || self.vocabulary.contains(&word) || !word.is_ascii() {
                     return word;
                 }
-                match self.skeletons.get(&skeleton(&word)) {
-                    Some(Some(full)) if abbreviates(&word, full) => full.clone(),
-                    _ => word,
+                if word.bytes().all(|b| b.is_ascii_alphabetic())
+                    && let Some(Some(full)) = self.skeletons.get(&skeleton(&word))
+                    && abbreviates(&word, full)
+                {
+                    return full.clone();
                 }
+                self.misread_word(&word).unwrap_or(word)
             })
             .collect();
         let words: Vec<&str> = expanded.iter().map(String::as_str).collect();
@@ -354,20 +374,6 @@ impl ItemLexicon {
                     && words[start + n - 1].starts_with(stem[n - 1].as_str())
                 {
                     consider(&mut best, *index, n);
-                }
-            }
-        }
-        if best.is_none() {
-            // No word of the line is known as it is: a word OCR misread by
-            // one letter (a letter wrong, missing or extra) finds its term.
-            for word in words.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS && w.is_ascii()) {
-                let mut found = one_letter_out(word)
-                    .filter_map(|form| self.near.get(&form).copied().flatten())
-                    .filter(|&index| misreading(word, &self.terms[index].term));
-                if let Some(index) = found.next()
-                    && found.all(|other| self.terms[other].outcome == self.terms[index].outcome)
-                {
-                    consider(&mut best, index, 1);
                 }
             }
         }
@@ -473,6 +479,9 @@ mod tests {
         assert!(misreading("LORATADNE", "LORATADINE") && misreading("ACETAMINOPHENN", "ACETAMINOPHEN"));
         // A clean word one letter from another word is that other word.
         assert!(!misreading("GINGER", "FINGER") && !misreading("TRIPLE", "TRIFLE") && !misreading("HEALTH", "SHEATH"));
+        // In a long word a letter read as another letter is OCR's.
+        assert!(misreading("MYDROCORTISONE", "HYDROCORTISONE") && misreading("ANTACIO", "ANTACID"));
+        assert_eq!(classify("MYDROCORTISONE CREAM 102").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("GE SPLINT FINGER").map(|c| c.0), Some(Outcome::Eligible));
     }
 
