@@ -38,7 +38,9 @@ pub struct ParsedLine {
 
 static AMOUNT_AT_END: LazyLock<Regex> = LazyLock::new(|| {
     // "IBUPROFEN 200MG 24CT    8.99 F", "Eye exam ........ $95.00", "-2.00"
-    Regex::new(r"^(?P<desc>.*?)[\s.:]*(?P<neg>-)?\$?\s?(?P<whole>\d{1,6}(?:,\d{3})*)[.,](?P<cents>\d{2})(?:\s*-)?\s*(?:[A-Z]{1,2}|[*#])?$")
+    // A tax flag after the amount: one or two letters, or one sign (`*`,
+    // `#`), or, as a photo misreads a flag, one digit or another sign.
+    Regex::new(r#"^(?P<desc>.*?)[\s.:]*(?P<neg>-)?\$?\s?(?P<whole>\d{1,6}(?:,\d{3})*)[.,](?P<cents>\d{2})(?:\s*-)?(?:\s*(?:[A-Z]{1,2}|[^\sA-Z0-9.,$-])|\s*[0-9])?$"#)
         .unwrap_or_else(|_| unreachable!())
 });
 static ISO_DATE: LazyLock<Regex> =
@@ -147,7 +149,9 @@ pub fn parse(text: &str) -> ParsedReceipt {
         if parsed.merchant.is_none() {
             let letters = line.chars().filter(|c| c.is_alphabetic()).count();
             let digits = line.chars().filter(|c| c.is_ascii_digit()).count();
-            if letters >= 3 && digits <= letters && !AMOUNT_AT_END.is_match(line) && find_date(line).is_none() {
+            // A word of three letters at least: not a smudge OCR read as signs.
+            let word = line.split(|c: char| !c.is_alphabetic()).any(|w| w.chars().count() >= 3);
+            if letters >= 3 && word && digits <= letters && !AMOUNT_AT_END.is_match(line) && find_date(line).is_none() {
                 parsed.merchant = Some(line.split_whitespace().collect::<Vec<_>>().join(" "));
                 continue;
             }
@@ -250,8 +254,8 @@ fn money(minor: i64) -> String {
 
 /// The receipt's total, read against what else it prints. Photos are
 /// misread a digit at a time: when the printed total is not the purchase's
-/// amount but the receipt's own parts add up to it (subtotal plus tax, or
-/// the lines plus tax), the total was misread and the purchase's amount is
+/// amount but the receipt's own parts add up to it (subtotal or lines, with
+/// or without the tax), the total was misread and the purchase's amount is
 /// the total. Otherwise the printed total (or none).
 fn reconciled_total(receipt: &ParsedReceipt, purchase_minor: i64) -> Option<i64> {
     let near = |amount: i64| (amount - purchase_minor).abs() <= 1;
@@ -260,7 +264,9 @@ fn reconciled_total(receipt: &ParsedReceipt, purchase_minor: i64) -> Option<i64>
     }
     let lines: i64 = receipt.lines.iter().map(|l| l.amount_minor).sum();
     let tax = receipt.tax_minor.unwrap_or(0);
-    let parts = [receipt.subtotal_minor.map(|s| s + tax), (!receipt.lines.is_empty()).then_some(lines + tax)];
+    let read = (!receipt.lines.is_empty()).then_some(lines);
+    // With the tax, or without it where the tax line is what was misread.
+    let parts = [receipt.subtotal_minor.map(|s| s + tax), read.map(|l| l + tax), receipt.subtotal_minor, read];
     // Both parts must be printed for them to stand for a total.
     let corroborated = receipt.total_minor.is_some() || receipt.subtotal_minor.is_some();
     if corroborated && parts.into_iter().flatten().any(near) {
@@ -269,22 +275,35 @@ fn reconciled_total(receipt: &ParsedReceipt, purchase_minor: i64) -> Option<i64>
     receipt.total_minor
 }
 
-/// Whether two amounts differ in one printed digit (`6.70` and `0.70`).
-fn one_digit_apart(a: i64, b: i64) -> bool {
-    let (a, b) = (format!("{:03}", a.abs()), format!("{:03}", b.abs()));
-    a.len() == b.len() && a.chars().zip(b.chars()).filter(|(x, y)| x != y).count() == 1
+/// Whether two printed forms differ by one character: one read as another,
+/// one left out or one added (`6.70` and `0.70`, `279.15` and `29.15`).
+fn one_character_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() == b.len() {
+        return a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1;
+    }
+    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+    long.len() == short.len() + 1
+        && (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short))
 }
 
-/// When the lines do not add up to what the receipt says they come to
-/// (its subtotal, or its total less tax), and exactly one line's amount is
+/// Whether two amounts differ in one printed digit.
+fn one_digit_apart(a: i64, b: i64) -> bool {
+    one_character_apart(&format!("{:03}", a.abs()), &format!("{:03}", b.abs()))
+}
+
+/// When the lines do not add up to what the receipt says they come to (its
+/// subtotal where subtotal and tax make the total, or with no subtotal its
+/// total less tax), and exactly one line's amount is
 /// one digit away from the amount that would make them add up, that line
 /// was misread: its amount is corrected. Otherwise nothing changes.
 fn repair_one_amount(lines: &mut [LineDecision], receipt: &ParsedReceipt, total: Option<i64>) {
     let sum: i64 = lines.iter().map(|l| l.amount_minor).sum();
+    // Only a sum two printed figures agree on: the subtotal that, with the
+    // tax, is the total; or, with no subtotal, the total less its tax.
     let expected = match (receipt.subtotal_minor, total, receipt.tax_minor) {
-        (Some(subtotal), Some(total), Some(tax)) if subtotal + tax == total => subtotal,
-        (Some(subtotal), None, _) | (Some(subtotal), Some(_), None) => subtotal,
-        (_, Some(total), Some(tax)) => total - tax,
+        (Some(subtotal), Some(total), tax) if subtotal + tax.unwrap_or(0) == total => subtotal,
+        (None, Some(total), Some(tax)) => total - tax,
         _ => return,
     };
     let off = expected - sum;
@@ -301,6 +320,19 @@ fn repair_one_amount(lines: &mut [LineDecision], receipt: &ParsedReceipt, total:
     }
 }
 
+/// How much of the receipt's items no line accounts for, when the receipt
+/// shows it: the printed subtotal less the lines read, or, with no
+/// subtotal, a gap between the lines and the total too large to be tax
+/// (more than an eighth of the lines). An unread line is never taken for
+/// tax, so it cannot make a basket look wholly eligible.
+fn missing_lines(printed_subtotal: Option<i64>, lines: i64, total: Option<i64>) -> Option<i64> {
+    let gap = match printed_subtotal {
+        Some(subtotal) => subtotal - lines,
+        None => total.map(|t| t - lines).filter(|gap| *gap * 8 > lines).unwrap_or(0),
+    };
+    (gap > 0).then_some(gap)
+}
+
 /// Classifies each line with the engine's item rules, matches the receipt
 /// to the purchase (total within a cent, date within three days, the same
 /// directory merchant when both name one), and says what it supports.
@@ -312,10 +344,19 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
     repair_one_amount(&mut lines, receipt, total_minor);
     let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
     let eligible_lines: i64 = lines.iter().filter(|l| l.outcome == Outcome::Eligible).map(|l| l.amount_minor).sum();
+    // The printed subtotal, when it can be one: not below the lines read
+    // (lines go unread, they are not made up) nor above the total.
+    let printed = receipt.subtotal_minor.filter(|s| *s >= subtotal && total_minor.is_none_or(|t| *s <= t));
+    let missing = missing_lines(printed, subtotal, total_minor);
+    // What the lines' share of the tax is reckoned on: the printed subtotal
+    // when there is one, so an unread line is never taken for tax.
+    let base = printed.filter(|s| *s > 0).unwrap_or(subtotal);
     let eligible_minor = match total_minor {
-        Some(total) if subtotal > 0 && total >= subtotal && eligible_lines > 0 => {
-            let tax = total - subtotal;
-            eligible_lines + ((tax as i128 * eligible_lines as i128 + subtotal as i128 / 2) / subtotal as i128) as i64
+        Some(total) if base > 0 && total >= base && eligible_lines > 0 && missing.is_none_or(|_| base != subtotal) => {
+            let tax = total - base;
+            let share = ((tax as i128 * eligible_lines as i128 + base as i128 / 2) / base as i128) as i64;
+            // A share of tax is never more than an eighth of what it is on.
+            eligible_lines + share.min(eligible_lines / 8)
         }
         _ => eligible_lines.max(0),
     };
@@ -365,7 +406,19 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
     }
     let review: Vec<&str> =
         lines.iter().filter(|l| l.outcome == Outcome::NeedsReview).map(|l| l.description.as_str()).collect();
-    let (outcome, reason_code, reason) = if !review.is_empty() {
+    let (outcome, reason_code, reason) = if let (Some(unread), 0) = (missing, eligible_lines.max(0)) {
+        // An unread line may be the eligible one: a person decides.
+        (
+            Outcome::NeedsReview,
+            "receipt_lines_missing",
+            format!(
+                "The lines read come to {} of the receipt's {}: {} could not be read.",
+                money(subtotal),
+                money(subtotal + unread),
+                money(unread)
+            ),
+        )
+    } else if !review.is_empty() {
         (
             Outcome::NeedsReview,
             "receipt_lines_need_review",
@@ -373,7 +426,7 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
         )
     } else if eligible_lines <= 0 {
         (Outcome::Ineligible, "receipt_no_eligible_items", "No line of the receipt is an eligible item.".into())
-    } else if eligible_minor >= purchase.amount_minor {
+    } else if eligible_minor >= purchase.amount_minor && missing.is_none() {
         (Outcome::Eligible, "receipt_substantiated", "Every line of the itemized receipt is eligible.".into())
     } else {
         (
@@ -414,6 +467,16 @@ VISA ****1234            13.48
         assert_eq!(parsed.total_minor, Some(1348));
         let lines: Vec<(&str, i64)> = parsed.lines.iter().map(|l| (l.description.as_str(), l.amount_minor)).collect();
         assert_eq!(lines, vec![("IBUPROFEN 200MG 50CT", 899), ("BANDAGES ASSORTED 30CT", 449)]);
+    }
+
+    #[test]
+    fn flags_a_photo_misread_and_smudges_above_the_merchant_do_not_hide_lines() {
+        let parsed = parse(
+            "——xu=<e— ~\nWalgreens #1234\nTOILET PAPER 14.55 8\nMILK CHOCOLATE 4.248\nANTACID 13.81\"\nTOTAL 32.60\n",
+        );
+        assert_eq!(parsed.merchant.as_deref(), Some("Walgreens #1234"));
+        let amounts: Vec<i64> = parsed.lines.iter().map(|l| l.amount_minor).collect();
+        assert_eq!(amounts, [1455, 424, 1381]);
     }
 
     #[test]
@@ -492,6 +555,35 @@ VISA ****1234            13.48
             other => panic!("{other:?}"),
         }
         assert!(one_digit_apart(670, 70) && one_digit_apart(800, 500) && !one_digit_apart(800, 450));
+        assert!(one_digit_apart(27915, 2915), "a digit read twice");
+    }
+
+    #[test]
+    fn an_unread_line_is_never_taken_for_tax() {
+        let engine = Engine::seeded().unwrap();
+        let outcome = |text: &str, amount| match decide(&engine, &parse(text), facts(amount)) {
+            ReceiptDecision::Matched { outcome, eligible_minor, reason_code, .. } => {
+                (outcome, eligible_minor, reason_code)
+            }
+            other => panic!("{other:?}"),
+        };
+        // A 3.50 line was not read: the lines come to 10.00 of 13.50.
+        let text = "STORE\nIBUPROFEN 200MG 10.00\nSUBTOTAL 13.50\nTAX 1.35\nTOTAL 14.85\n";
+        assert_eq!(outcome(text, 1485), (Outcome::Eligible, 1100, "partially_eligible"), "10.00 and its share of tax");
+        // No subtotal: a gap of more than an eighth of the lines is no tax.
+        let text = "STORE\nIBUPROFEN 200MG 10.00\nTOTAL 13.50\n";
+        assert_eq!(outcome(text, 1350), (Outcome::Eligible, 1000, "partially_eligible"));
+        // A tax-sized gap is tax.
+        let text = "STORE\nIBUPROFEN 200MG 10.00\nTOTAL 10.80\n";
+        assert_eq!(outcome(text, 1080), (Outcome::Eligible, 1080, "receipt_substantiated"));
+        // A subtotal misread below the lines is no subtotal: it neither
+        // hides lines nor turns the rest of the total into tax.
+        let text =
+            "STORE\nPAPER TOWELS 18.49\nACETAMINOPHEN 5.91\nMAGAZINE 1.55\nBANANAS 27.92\nSUBTOTAL 3.87\nTOTAL 53.87\n";
+        assert_eq!(outcome(text, 5387), (Outcome::Eligible, 591, "partially_eligible"));
+        // With no eligible line read, the unread one may be it.
+        let text = "STORE\nPOTATO CHIPS 5.00\nSUBTOTAL 8.50\nTOTAL 8.50\n";
+        assert_eq!(outcome(text, 850).2, "receipt_lines_missing");
     }
 
     #[test]
