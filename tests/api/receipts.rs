@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use sail_api::pb::{self, receipts_client::ReceiptsClient};
-use sail_test_support::receipts::{FileKind, ReceiptCase, cases, render};
+use sail_test_support::receipts::{FileKind, ReceiptCase, cases, generated_baskets, render};
 use serde_json::{Value, json};
 use tonic::metadata::MetadataValue;
 use tonic_types::StatusExt;
@@ -288,6 +288,110 @@ async fn uploads_over_grpc_and_a_reading_job_survives_a_crash() {
     assert_eq!(expense.body["status"], "eligible");
 }
 
+/// How one kind of file did on a set of cases: decisions right, decisions
+/// and eligible amounts (within a cent) right, cases.
+struct KindScore {
+    kind: FileKind,
+    decided: usize,
+    amounts: usize,
+    total: usize,
+}
+
+/// Every case of `cases` end to end through the API, once per kind of file
+/// (text, PDF, PNG, phone photo): purchases pushed, receipts uploaded and
+/// read, each expense compared with what its case expects; misses and the
+/// accuracy per kind printed under `set`.
+async fn decide_all(app: &TestApp, set: &str, cases: &[ReceiptCase]) -> Vec<KindScore> {
+    let ocr = tesseract_installed();
+    if !ocr {
+        eprintln!("tesseract is not installed: image receipts are expected to be unreadable (ocr_unavailable)");
+    }
+    let mut report = Vec::new();
+    for kind in FileKind::ALL {
+        let (key, user_id, connection_id) = setup(app).await;
+        let rows: Vec<(&str, i64, &str)> = cases.iter().map(|c| (c.descriptor, c.amount_minor, c.date)).collect();
+        let expenses = push(app, &key, &user_id, &connection_id, &rows).await;
+        let mut uploaded = Vec::new();
+        for (case, expense) in cases.iter().zip(&expenses) {
+            let Some(bytes) = render(kind, &case.receipt) else {
+                eprintln!("cannot render {} receipts here (no font): skipped", kind.name());
+                break;
+            };
+            let expense_id = expense["id"].as_str().unwrap().to_string();
+            let created = upload(app, &key, &user_id, &expense_id, kind.file_name(), bytes).await;
+            assert_eq!(created.status, 201, "{}: {}", case.name, created.body);
+            uploaded.push((case, expense_id, created.body["id"].as_str().unwrap().to_string()));
+        }
+        let mut score = KindScore { kind, decided: 0, amounts: 0, total: 0 };
+        for (case, expense_id, receipt_id) in &uploaded {
+            let read = wait_read(app, &key, &user_id, expense_id, receipt_id).await;
+            if matches!(kind, FileKind::Png | FileKind::Photo) && !ocr {
+                assert_eq!(read["status"], "unreadable");
+                assert_eq!(read["reason"]["code"], "ocr_unavailable");
+                continue;
+            }
+            let expense = app.get(&key, &format!("/users/{user_id}/expenses/{expense_id}")).await.body;
+            score.total += 1;
+            let status_ok = expense["status"] == case.expected_status;
+            let amount_ok = match case.expected_eligible_minor {
+                None => true,
+                Some(cents) => expense["eligible_amount"]
+                    .as_f64()
+                    .is_some_and(|got| ((got * 100.0).round() as i64 - cents).abs() <= 1),
+            };
+            score.decided += usize::from(status_ok);
+            score.amounts += usize::from(status_ok && amount_ok);
+            if !(status_ok && amount_ok) {
+                eprintln!(
+                    "miss [{set}, {}] {}: expected {} {:?}, got {} {} (receipt {} {:?}; lines {})",
+                    kind.name(),
+                    case.name,
+                    case.expected_status,
+                    case.expected_eligible_minor,
+                    expense["status"],
+                    expense["eligible_amount"],
+                    read["status"],
+                    read["reason"],
+                    read["line_items"]
+                );
+            }
+        }
+        report.push(score);
+    }
+    for s in &report {
+        if s.total > 0 {
+            eprintln!(
+                "receipts [{set}, {}]: decision correct {}/{} ({:.0}%), decision and eligible total within 1 cent {}/{} ({:.0}%)",
+                s.kind.name(),
+                s.decided,
+                s.total,
+                100.0 * s.decided as f64 / s.total as f64,
+                s.amounts,
+                s.total,
+                100.0 * s.amounts as f64 / s.total as f64
+            );
+        }
+    }
+    report
+}
+
+/// Fails when a kind of file decides fewer cases right (with their eligible
+/// amounts) than its floor.
+fn assert_floors(report: &[KindScore], floor: impl Fn(FileKind) -> f64) {
+    for s in report {
+        if s.total > 0 {
+            assert!(
+                s.amounts as f64 >= floor(s.kind) * s.total as f64,
+                "{} receipts: {}/{} below {:.0}%",
+                s.kind.name(),
+                s.amounts,
+                s.total,
+                100.0 * floor(s.kind)
+            );
+        }
+    }
+}
+
 /// The fixture set, end to end through the API: every receipt as text, PDF,
 /// PNG and phone photo (OCR), its expense's decision and eligible amount compared with
 /// what the fixture says, accuracy printed per kind.
@@ -296,84 +400,32 @@ async fn the_fixture_receipts_decide_their_expenses() {
     let app = TestApp::spawn().await;
     let fixtures: Vec<ReceiptCase> = cases();
     assert!(fixtures.len() * 3 >= 30, "at least 30 receipts");
-    let ocr = tesseract_installed();
-    if !ocr {
-        eprintln!("tesseract is not installed: image receipts are expected to be unreadable (ocr_unavailable)");
-    }
-    let mut report = Vec::new();
-    for kind in FileKind::ALL {
-        let (key, user_id, connection_id) = setup(&app).await;
-        let rows: Vec<(&str, i64, &str)> = fixtures.iter().map(|c| (c.descriptor, c.amount_minor, c.date)).collect();
-        let expenses = push(&app, &key, &user_id, &connection_id, &rows).await;
-        let mut uploaded = Vec::new();
-        for (case, expense) in fixtures.iter().zip(&expenses) {
-            let Some(bytes) = render(kind, &case.receipt) else {
-                eprintln!("cannot render {} receipts here (no font): skipped", kind.name());
-                break;
-            };
-            let expense_id = expense["id"].as_str().unwrap().to_string();
-            let created = upload(&app, &key, &user_id, &expense_id, kind.file_name(), bytes).await;
-            assert_eq!(created.status, 201, "{}: {}", case.name, created.body);
-            uploaded.push((case, expense_id, created.body["id"].as_str().unwrap().to_string()));
-        }
-        let (mut decided, mut amounts, mut total) = (0, 0, 0);
-        for (case, expense_id, receipt_id) in &uploaded {
-            let read = wait_read(&app, &key, &user_id, expense_id, receipt_id).await;
-            if matches!(kind, FileKind::Png | FileKind::Photo) && !ocr {
-                assert_eq!(read["status"], "unreadable");
-                assert_eq!(read["reason"]["code"], "ocr_unavailable");
-                continue;
-            }
-            let expense = app.get(&key, &format!("/users/{user_id}/expenses/{expense_id}")).await.body;
-            total += 1;
-            let status_ok = expense["status"] == case.expected_status;
-            let amount_ok = match case.expected_eligible_minor {
-                None => true,
-                Some(cents) => expense["eligible_amount"]
-                    .as_f64()
-                    .is_some_and(|got| ((got * 100.0).round() as i64 - cents).abs() <= 1),
-            };
-            decided += usize::from(status_ok);
-            amounts += usize::from(status_ok && amount_ok);
-            if !(status_ok && amount_ok) {
-                eprintln!(
-                    "miss [{}] {}: expected {} {:?}, got {} {} (receipt {} {:?})",
-                    kind.name(),
-                    case.name,
-                    case.expected_status,
-                    case.expected_eligible_minor,
-                    expense["status"],
-                    expense["eligible_amount"],
-                    read["status"],
-                    read["reason"]
-                );
-            }
-        }
-        report.push((kind, decided, amounts, total));
-    }
-    for (kind, decided, amounts, total) in &report {
-        if *total > 0 {
-            eprintln!(
-                "receipts [{}]: decision correct {decided}/{total} ({:.0}%), decision and eligible total within 1 cent {amounts}/{total} ({:.0}%)",
-                kind.name(),
-                100.0 * *decided as f64 / *total as f64,
-                100.0 * *amounts as f64 / *total as f64
-            );
-        }
-    }
-    // Text and PDF are read exactly; a clean image at least nine in ten.
-    // Phone photos are held to what they reach today, 20 of 26 (77%): the
-    // target of nine in ten is not met yet (docs/receipts.md, "Photos").
-    for (kind, _, amounts, total) in &report {
-        let floor = match kind {
-            FileKind::Text | FileKind::Pdf => 1.0,
-            FileKind::Png => 0.9,
-            FileKind::Photo => 0.7,
-        };
-        if *total > 0 {
-            assert!(*amounts as f64 >= floor * *total as f64, "{} receipts: {amounts}/{total}", kind.name());
-        }
-    }
+    let report = decide_all(&app, "fixtures", &fixtures).await;
+    // Text, PDF and clean images are read exactly; phone photos reach 21 of
+    // 26 today and are held to three in four, short of the nine in ten
+    // aimed at (docs/receipts.md, "Photos", lists the misses).
+    assert_floors(&report, |kind| match kind {
+        FileKind::Text | FileKind::Pdf | FileKind::Png => 1.0,
+        FileKind::Photo => 0.75,
+    });
+}
+
+/// Generated mixed baskets (`generated_baskets`: two to six lines from the
+/// eligible, ineligible and dual-purpose pools, tax on half), end to end as
+/// text, PDF, PNG and phone photo: every one decided right with its
+/// eligible amount within a cent from text, PDF and a clean image; phone
+/// photos (24 of 30 today) held to three in four, short of nine in ten.
+#[tokio::test]
+async fn generated_mixed_baskets_decide_their_expenses() {
+    let app = TestApp::spawn().await;
+    let baskets = generated_baskets(30, 2026_11_26);
+    let kinds = |status: &str| baskets.iter().filter(|c| c.expected_status == status).count();
+    assert!(kinds("eligible") >= 15 && kinds("ineligible") >= 3, "the generator makes mixed baskets of each outcome");
+    let report = decide_all(&app, "generated", &baskets).await;
+    assert_floors(&report, |kind| match kind {
+        FileKind::Text | FileKind::Pdf | FileKind::Png => 1.0,
+        FileKind::Photo => 0.75,
+    });
 }
 
 #[tokio::test]
