@@ -113,6 +113,13 @@ GOODS_ROOTS = [
     ("furniture", 1, "household"), ("toy", 1, "toys_and_gifts"), ("greeting_card", 1, "toys_and_gifts"),
     ("magazine", 1, "books_and_magazines"), ("book", 2, "books_and_magazines"),
     ("pet_food", 1, "pet_supplies"), ("dog_food", 1, "pet_supplies"), ("stationery", 1, "household"),
+    ("edible_nut", 1, "groceries"), ("bedclothes", 1, "household"), ("linen", 3, "household"),
+    ("pillow", 1, "household"), ("towel", 1, "household"), ("floor_cover", 1, "household"),
+    ("umbrella", 1, "household"), ("brush", 2, "household"), ("cookware", 1, "household"),
+    ("decoration", 1, "toys_and_gifts"), ("candle", 1, "household"), ("bag", 1, "household"),
+    ("bin", 1, "household"), ("hand_tool", 1, "household"), ("wrapping_paper", 1, "household"),
+    ("headdress", 1, "apparel"), ("newspaper", 3, "books_and_magazines"), ("battery", 2, "electronics"),
+    ("sports_equipment", 1, "toys_and_gifts"), ("game_equipment", 1, "toys_and_gifts"),
 ]
 
 # Lemmas under those synsets that name care, or also name a medical good
@@ -122,7 +129,9 @@ GOODS_ROOTS = [
 NOT_GOODS = {"BRACE", "MASK", "LENS", "SLING", "WRAP", "WALKER", "HOSE", "STOCKING", "GLOVE", "SUPPORT",
              "MEDICINE", "MEDICATION", "DRUG", "TONIC", "LOZENGE", "COUGH DROP", "SUNSCREEN", "SUNBLOCK",
              "SUN BLOCK", "SUNSCREEN LOTION", "SUNTAN LOTION", "SALVE", "OINTMENT", "UNGUENT", "BALM",
-             "ANTIPERSPIRANT", "EYEWASH", "EYE WASH", "EYEDROP", "EYE DROP", "VITAMIN", "PILL"}
+             "ANTIPERSPIRANT", "EYEWASH", "EYE WASH", "EYEDROP", "EYE DROP", "VITAMIN", "PILL",
+             "ICE BAG", "ICE PACK", "COLOSTOMY BAG", "HOT WATER BOTTLE", "HOTWATER BOTTLE", "HEATING PAD",
+             "ELECTRIC BLANKET", "CRUTCH", "SPLINT", "TWEEZERS", "FORCEPS", "LANCET", "SCALPEL", "PAD"}
 
 
 def unii_rows(path):
