@@ -99,6 +99,14 @@ impl CategoryCode<'_> {
         BROAD_MEDICAL_CODES.contains(&self.code)
     }
 
+    /// A code of the health-services range (8000 to 8099, where ISO 18245
+    /// puts doctors, hospitals, labs and other medical services) that the
+    /// reference data does not list: like a broad code, it says medical
+    /// care only beside a medical word.
+    pub fn is_unlisted_health_code(&self) -> bool {
+        self.listed.is_none() && self.code.parse::<u16>().is_ok_and(|n| (8000..=8099).contains(&n))
+    }
+
     /// The code as a reason names it: "Dentists (MCC 8021)".
     pub fn label(&self) -> String {
         let description = self.listed.map(|l| l.description).unwrap_or_default();

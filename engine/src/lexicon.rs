@@ -121,11 +121,16 @@ pub fn lexicon_words(text: &str) -> Vec<String> {
     words
 }
 
-/// A word's consonants in order, a repeated one once (`SHREDDED` → `SHRD`).
+/// A word's consonants in order, a repeated one once, and an `H` after
+/// C, S, T, P or G left out as tills leave it (`SHREDDED` → `SRD`,
+/// `CHICKEN` and `CHKN` → `CKN`).
 fn skeleton(word: &str) -> String {
     let mut out = String::new();
+    let mut previous = ' ';
     for c in word.chars().filter(|c| !matches!(c, 'A' | 'E' | 'I' | 'O' | 'U')) {
-        if !out.ends_with(c) {
+        let digraph = c == 'H' && matches!(previous, 'C' | 'S' | 'T' | 'P' | 'G');
+        previous = c;
+        if !digraph && !out.ends_with(c) {
             out.push(c);
         }
     }
@@ -242,10 +247,11 @@ impl ItemLexicon {
             // The first term of a phrase wins it: curated terms come first.
             phrases.entry(key.join(" ")).or_insert(index);
         }
-        // Truncations of long medical words, where only one term has them.
+        // Truncations of long words (`MULTIVIT`, `IBUPROF`), where only one
+        // term has them.
         let mut cuts: HashMap<String, Option<usize>> = HashMap::new();
         for (index, term) in terms.iter().enumerate() {
-            if term.outcome != Outcome::Eligible || term.term.contains(' ') || term.term.len() < 8 {
+            if term.term.contains(' ') || term.term.len() < 8 {
                 continue;
             }
             for end in 6..term.term.len() {
@@ -443,6 +449,8 @@ mod tests {
         assert_eq!(classify("ACETAMIN ER").map(|c| c.0), Some(Outcome::Eligible));
         // Five letters are too few to be sure of a word.
         assert_eq!(classify("ACETA XR"), None);
+        // Goods words are cut short too.
+        assert_eq!(classify("WELBY MULTIVIT 100").map(|c| c.0), Some(Outcome::Ineligible));
     }
 
     #[test]
@@ -466,7 +474,8 @@ mod tests {
 
     #[test]
     fn till_abbreviations_find_the_one_word_they_abbreviate() {
-        assert_eq!(skeleton("SHREDDED"), "SHRD");
+        assert_eq!(skeleton("SHREDDED"), "SRD");
+        assert_eq!(skeleton("CHICKEN"), skeleton("CHKN"));
         assert!(abbreviates("BNDG", "BANDAGE") && !abbreviates("BANDAGE", "BNDG") && !abbreviates("NDG", "BANDAGE"));
         assert_eq!(classify("SIG CARE ADHESIVE BNDG").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("HEB SUNSCRN SPF70").map(|c| c.0), Some(Outcome::Eligible));
