@@ -233,3 +233,24 @@ fn the_knowledge_file_loads_every_merchant_with_a_category_slug() {
     assert!(aliases.iter().any(|a| a == "MCDONALDS"));
     assert!(aliases.len() > 500, "{} aliases", aliases.len());
 }
+
+#[test]
+fn cosmetic_clinics_under_medical_codes_are_never_eligible_and_surgeons_of_the_face_are() {
+    // Written from the reference data's cosmetic-procedures row; the names
+    // are the team's, not a held-out set's.
+    for (descriptor, mcc) in [
+        ("BELLA SKIN CLINIC", "8099"),
+        ("PRESTIGE SKIN AND LASER", "8011"),
+        ("SCULPT BODY CONTOURING MD", "8011"),
+        ("GLOW FACIALS AND PEELS", "8099"),
+        ("BRIGHT INJECTABLES CLINIC", "8099"),
+    ] {
+        let decided = card(descriptor, Some(mcc));
+        assert_ne!(decided.outcome, Outcome::Eligible, "{descriptor}: {:?}", decided.reason);
+    }
+    // The face of oral and maxillofacial surgery is not a facial.
+    assert_eq!(card("LAKESIDE ORAL AND FACIAL SURGERY", Some("8021")).outcome, Outcome::Eligible);
+    // Conditional care is a question whatever the code says.
+    let membership = card("PRIMARY CARE MEMBERSHIP FEE", Some("8011"));
+    assert_eq!((membership.outcome, membership.reason.code), (Outcome::NeedsReview, "conditional_care"));
+}
