@@ -153,3 +153,128 @@ pub fn read_labelled<T: serde::de::DeserializeOwned>(relative: &str) -> Result<V
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(relative);
     csv::Reader::from_path(path)?.deserialize().collect()
 }
+
+/// The outcomes in the order a confusion matrix lists them.
+pub const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
+
+fn position(outcome: Outcome) -> usize {
+    match outcome {
+        Outcome::Eligible => 0,
+        Outcome::Ineligible => 1,
+        Outcome::NeedsReview => 2,
+    }
+}
+
+/// What a labelled set came to on the engine: rows decided as labelled and
+/// acceptably, the confusion matrix (label by engine, in `OUTCOMES` order),
+/// every miss as a report line, and the rows called eligible that may not
+/// be, each with its label's reason.
+#[derive(Debug, Default)]
+pub struct Measure {
+    pub rows: usize,
+    pub as_labelled: usize,
+    pub acceptable: usize,
+    pub matrix: [[usize; 3]; 3],
+    pub misses: Vec<String>,
+    pub false_eligible: Vec<(String, String)>,
+}
+
+impl Measure {
+    fn count(&mut self, expected: Outcome, got: Outcome, acceptable: bool) {
+        self.rows += 1;
+        self.matrix[position(expected)][position(got)] += 1;
+        self.as_labelled += usize::from(got == expected);
+        self.acceptable += usize::from(acceptable);
+    }
+
+    /// The share of rows decided as labelled.
+    pub fn labelled_share(&self) -> f64 {
+        self.as_labelled as f64 / self.rows.max(1) as f64
+    }
+
+    /// The share of rows decided acceptably.
+    pub fn acceptable_share(&self) -> f64 {
+        self.acceptable as f64 / self.rows.max(1) as f64
+    }
+
+    /// The matrix, the figures and every miss, as Markdown.
+    pub fn report(&self, title: &str) -> String {
+        let mut out = format!("\n## {title}: {} rows\n\n", self.rows);
+        out.push_str("| expected \\ engine | eligible | ineligible | needs_review |\n|---|---|---|---|\n");
+        for (i, outcome) in OUTCOMES.iter().enumerate() {
+            let [a, b, c] = self.matrix[i];
+            out.push_str(&format!("| {} | {a} | {b} | {c} |\n", outcome.as_str()));
+        }
+        out.push_str(&format!(
+            "\nas labelled {:.1}% ({}/{}), acceptable {:.1}% ({}/{}), called eligible and may not be {}\n\n",
+            100.0 * self.labelled_share(),
+            self.as_labelled,
+            self.rows,
+            100.0 * self.acceptable_share(),
+            self.acceptable,
+            self.rows,
+            self.false_eligible.len()
+        ));
+        for miss in &self.misses {
+            out.push_str(miss);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Every labelled purchase of `rows` through the engine.
+pub fn measure_purchases(engine: &crate::Engine, rows: &[LabelledPurchase]) -> Measure {
+    let mut measure = Measure::default();
+    for row in rows {
+        let Some(expected) = row.expected() else { continue };
+        let got = engine.adjudicate(&row.purchase());
+        measure.count(expected, got.outcome, row.accepts(got.outcome));
+        if got.outcome != expected {
+            measure.misses.push(format!(
+                "- {}`{}` (mcc {}) → {} by {} [{}]; expected {} ({})",
+                if row.accepts(got.outcome) { "" } else { "UNACCEPTABLE " },
+                row.descriptor,
+                if row.mcc.is_empty() { "none" } else { &row.mcc },
+                got.outcome.as_str(),
+                got.rule,
+                got.reason.code,
+                row.expected,
+                row.reason
+            ));
+        }
+        if got.outcome == Outcome::Eligible && !row.accepts(Outcome::Eligible) {
+            measure.false_eligible.push((row.descriptor.clone(), row.reason.clone()));
+        }
+    }
+    measure
+}
+
+/// Every labelled receipt line of `rows`, read as the one item line of a
+/// receipt and classified. A line the parser reads as no item (a tender or
+/// loyalty line) can neither cost nor clear anything: it counts as
+/// `ineligible`.
+pub fn measure_lines(engine: &crate::Engine, rows: &[LabelledLine]) -> Measure {
+    let mut measure = Measure::default();
+    for row in rows {
+        let Some(expected) = row.expected() else { continue };
+        let parsed = crate::receipts::parse(&format!("RECEIPT\n{}\n", row.line));
+        let got = parsed.lines.first().map(|line| crate::receipts::classify_line(engine, line));
+        let outcome = got.as_ref().map_or(Outcome::Ineligible, |d| d.outcome);
+        measure.count(expected, outcome, row.accepts(outcome));
+        if outcome != expected {
+            measure.misses.push(format!(
+                "- [{}] `{}` → {}; expected {} ({})",
+                row.retailer,
+                row.line,
+                got.as_ref().map_or("not an item".to_string(), |d| format!("{} ({})", d.outcome.as_str(), d.reason)),
+                row.expected,
+                row.reason
+            ));
+        }
+        if outcome == Outcome::Eligible && !row.accepts(Outcome::Eligible) {
+            measure.false_eligible.push((row.line.clone(), row.reason.clone()));
+        }
+    }
+    measure
+}

@@ -13,83 +13,25 @@
     reason = "a test or benchmark: a failed step is the run failing, and says where"
 )]
 
-use sail_engine::evaluation::{LabelledLine, LabelledPurchase, read_labelled};
-use sail_engine::receipts::{classify_line, parse};
-use sail_engine::{Engine, Outcome};
-
-const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
-
-fn index(o: Outcome) -> usize {
-    OUTCOMES.iter().position(|x| *x == o).unwrap()
-}
-
-fn print_matrix(matrix: &[[usize; 3]; 3]) {
-    println!("| expected \\ engine | eligible | ineligible | needs_review |");
-    println!("|---|---|---|---|");
-    for (i, outcome) in OUTCOMES.iter().enumerate() {
-        println!("| {} | {} | {} | {} |", outcome.as_str(), matrix[i][0], matrix[i][1], matrix[i][2]);
-    }
-}
+use sail_engine::Engine;
+use sail_engine::evaluation::{LabelledLine, LabelledPurchase, measure_lines, measure_purchases, read_labelled};
 
 /// Measures the purchases of a pair, prints the matrix and every miss, and
 /// checks them against what its run measured.
 fn purchases(pair: &str, run: &Run) {
     let engine = Engine::seeded().unwrap();
     let rows: Vec<LabelledPurchase> = read_labelled(&format!("{pair}/purchases.csv")).unwrap();
-    let (mut exact, mut acceptable, mut matrix) = (0, 0, [[0usize; 3]; 3]);
-    let (mut false_eligible, mut cosmetic_eligible, mut misses) = (Vec::new(), Vec::new(), Vec::new());
-    for row in &rows {
-        let expected = row.expected().unwrap();
-        let got = engine.adjudicate(&row.purchase());
-        matrix[index(expected)][index(got.outcome)] += 1;
-        exact += usize::from(got.outcome == expected);
-        acceptable += usize::from(row.accepts(got.outcome));
-        if got.outcome != expected {
-            misses.push(format!(
-                "- {}`{}` (mcc {}) → {} by {} [{}]; expected {} ({})",
-                if row.accepts(got.outcome) { "" } else { "UNACCEPTABLE " },
-                row.descriptor,
-                if row.mcc.is_empty() { "none" } else { &row.mcc },
-                got.outcome.as_str(),
-                got.rule,
-                got.reason.code,
-                row.expected,
-                row.reason
-            ));
-        }
-        if got.outcome == Outcome::Eligible && !row.accepts(Outcome::Eligible) {
-            false_eligible.push(row.descriptor.clone());
-        }
-        // Cosmetic services at medical-looking businesses: never eligible.
-        if got.outcome == Outcome::Eligible
-            && !row.accepts(Outcome::Eligible)
-            && row.reason.to_ascii_lowercase().contains("cosmetic")
-        {
-            cosmetic_eligible.push(row.descriptor.clone());
-        }
-    }
-    let n = rows.len() as f64;
-    println!("\n## {pair}, purchases: {} rows\n", rows.len());
-    print_matrix(&matrix);
-    println!(
-        "\nexact {:.1}% ({exact}/{}), acceptable {:.1}% ({acceptable}/{}), false eligible {}\n",
-        100.0 * exact as f64 / n,
-        rows.len(),
-        100.0 * acceptable as f64 / n,
-        rows.len(),
-        false_eligible.len()
-    );
-    for miss in &misses {
-        println!("{miss}");
-    }
-    // The measuring run's false `eligible`s are named; any other fails.
-    let new: Vec<&String> = false_eligible.iter().filter(|d| !run.false_eligible.contains(&d.as_str())).collect();
-    assert!(new.is_empty(), "false eligible beyond the measured ones: {new:#?}");
-    let cosmetic: Vec<&String> =
-        cosmetic_eligible.iter().filter(|d| !run.false_eligible.contains(&d.as_str())).collect();
+    let measure = measure_purchases(&engine, &rows);
+    println!("{}", measure.report(&format!("{pair}, purchases")));
+    // The measuring run's false `eligible`s are named; any other fails, and
+    // a cosmetic service at a medical-looking business above all.
+    let new: Vec<&(String, String)> =
+        measure.false_eligible.iter().filter(|(d, _)| !run.false_eligible.contains(&d.as_str())).collect();
+    let cosmetic: Vec<&&(String, String)> = new.iter().filter(|(_, why)| why.contains("cosmetic")).collect();
     assert!(cosmetic.is_empty(), "cosmetic services called eligible: {cosmetic:#?}");
-    assert!(acceptable as f64 / n >= run.acceptable, "acceptable below its measured floor");
-    assert!(exact as f64 / n >= run.exact, "exact below its measured floor");
+    assert!(new.is_empty(), "false eligible beyond the measured ones: {new:#?}");
+    assert!(measure.acceptable_share() >= run.acceptable, "acceptable below its measured floor");
+    assert!(measure.labelled_share() >= run.exact, "exact below its measured floor");
 }
 
 /// Measures the receipt lines of a pair, prints the matrix and every miss,
@@ -97,44 +39,12 @@ fn purchases(pair: &str, run: &Run) {
 fn receipt_lines(pair: &str, run: &Run) {
     let engine = Engine::seeded().unwrap();
     let rows: Vec<LabelledLine> = read_labelled(&format!("{pair}/receipt_lines.csv")).unwrap();
-    let (mut labelled, mut matrix, mut false_eligible, mut misses) = (0, [[0usize; 3]; 3], Vec::new(), Vec::new());
-    for row in &rows {
-        let expected = row.expected().unwrap();
-        // A line the parser reads as no item (a tender or loyalty line) can
-        // neither cost nor clear anything: it counts as not eligible.
-        let parsed = parse(&format!("RECEIPT\n{}\n", row.line));
-        let got = parsed.lines.first().map(|line| classify_line(&engine, line));
-        let outcome = got.as_ref().map_or(Outcome::Ineligible, |d| d.outcome);
-        matrix[index(expected)][index(outcome)] += 1;
-        labelled += usize::from(outcome == expected);
-        if outcome != expected {
-            misses.push(format!(
-                "- [{}] `{}` → {}; expected {} ({})",
-                row.retailer,
-                row.line,
-                got.as_ref().map_or("not an item".to_string(), |d| format!("{} ({})", d.outcome.as_str(), d.reason)),
-                row.expected,
-                row.reason
-            ));
-        }
-        if outcome == Outcome::Eligible && !row.accepts(Outcome::Eligible) {
-            false_eligible.push(row.line.clone());
-        }
-    }
-    println!("\n## {pair}, receipt lines: {} rows\n", rows.len());
-    print_matrix(&matrix);
-    println!(
-        "\nas labelled {:.1}% ({labelled}/{}), non-medical lines called eligible {}\n",
-        100.0 * labelled as f64 / rows.len() as f64,
-        rows.len(),
-        false_eligible.len()
-    );
-    for miss in &misses {
-        println!("{miss}");
-    }
-    let new: Vec<&String> = false_eligible.iter().filter(|l| !run.eligible_lines.contains(&l.as_str())).collect();
+    let measure = measure_lines(&engine, &rows);
+    println!("{}", measure.report(&format!("{pair}, receipt lines")));
+    let new: Vec<&(String, String)> =
+        measure.false_eligible.iter().filter(|(l, _)| !run.eligible_lines.contains(&l.as_str())).collect();
     assert!(new.is_empty(), "non-medical lines called eligible beyond the measured ones: {new:#?}");
-    assert!(labelled as f64 / rows.len() as f64 >= run.lines, "below the measured floor");
+    assert!(measure.labelled_share() >= run.lines, "below the measured floor");
 }
 
 /// What one measuring run found, held as floors just under it: its false
