@@ -418,7 +418,7 @@ async fn the_fixture_receipts_decide_their_expenses() {
 #[tokio::test]
 async fn generated_mixed_baskets_decide_their_expenses() {
     let app = TestApp::spawn().await;
-    let baskets = generated_baskets(30, 2026_11_26);
+    let baskets = generated_baskets(30, 20261126);
     let kinds = |status: &str| baskets.iter().filter(|c| c.expected_status == status).count();
     assert!(kinds("eligible") >= 15 && kinds("ineligible") >= 3, "the generator makes mixed baskets of each outcome");
     let report = decide_all(&app, "generated", &baskets).await;
