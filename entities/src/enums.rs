@@ -209,4 +209,12 @@ mod tests {
         assert_eq!(JobStatus::parse("nope"), None);
         assert_eq!(ExpenseStatus::NeedsReview.to_string(), "needs_review");
     }
+
+    #[test]
+    fn every_event_type_is_in_the_webhooks_guide() {
+        let guide = include_str!("../../docs/webhooks.md");
+        let missing: Vec<&str> =
+            EventType::ALL.iter().map(|t| t.as_str()).filter(|t| !guide.contains(&format!("| `{t}` |"))).collect();
+        assert!(missing.is_empty(), "event types missing from docs/webhooks.md's table: {missing:?}");
+    }
 }
