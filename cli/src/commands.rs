@@ -15,6 +15,7 @@ use clap::CommandFactory;
 
 use crate::database::{self, IfMissing};
 use crate::logging::init_tracing;
+use crate::output::{self, say};
 use crate::settings::{
     AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
     OperatorDatabaseArgs, PartnersCommand, WebhooksCommand,
@@ -55,15 +56,14 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             bootstrap(&name, (http_addr, grpc_addr), json, &database).await
         }
         Command::Openapi => {
-            // A reader that stops early (`| head`) closes the pipe: that is
-            // not an error, and never a panic.
-            use std::io::Write;
-            let _ = std::io::stdout().lock().write_all(sail_api::OPENAPI_JSON.as_bytes());
-            return ExitCode::SUCCESS;
+            output::write(sail_api::OPENAPI_JSON.as_bytes());
+            return output::done();
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "sail", &mut std::io::stdout());
-            return ExitCode::SUCCESS;
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "sail", &mut script);
+            output::write(&script);
+            return output::done();
         }
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
             return verify_webhook(&secret, &header, &body_file, tolerance_s);
@@ -308,9 +308,9 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let partner = admin::create_partner(&db, &name).await?;
             if json {
-                println!("{}", json!({"id": partner.id, "name": partner.name}));
+                say!("{}", json!({"id": partner.id, "name": partner.name}));
             } else {
-                println!("{}", partner.id);
+                say!("{}", partner.id);
             }
         }
         PartnersCommand::List { json, database } => {
@@ -318,16 +318,11 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let partners = admin::list_partners(&db).await?;
             if json {
                 let rows: Vec<_> = partners.iter().map(partner_json).collect();
-                println!("{}", serde_json::Value::Array(rows));
+                say!("{}", serde_json::Value::Array(rows));
             } else {
                 for p in &partners {
                     let origins: Vec<String> = stored(&p.embed_origins).iter().map(|o| o.to_string()).collect();
-                    println!(
-                        "{}\t{}\t{}",
-                        p.id,
-                        p.name,
-                        if origins.is_empty() { "-".into() } else { origins.join(",") }
-                    );
+                    say!("{}\t{}\t{}", p.id, p.name, if origins.is_empty() { "-".into() } else { origins.join(",") });
                 }
             }
         }
@@ -338,10 +333,10 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let updated = admin::update_embed_origins(&db, &partner, clear_embed_origins, &embed_origins).await?;
             if json {
-                println!("{}", partner_json(&updated));
+                say!("{}", partner_json(&updated));
             } else {
                 let origins: Vec<String> = stored(&updated.embed_origins).iter().map(|o| o.to_string()).collect();
-                println!(
+                say!(
                     "{}\tembed origins: {}",
                     updated.id,
                     if origins.is_empty() { "none".into() } else { origins.join(", ") }
@@ -376,17 +371,17 @@ async fn bootstrap(
     let url = format!("http://{}/api/v1", connectable(http_addr));
     let grpc = connectable(grpc_addr).to_string();
     if json {
-        println!(
+        say!(
             "{}",
             json!({"partner_id": partner.id, "key": data.key, "key_id": data.id, "scopes": data.scopes,
                    "token_admin_key": tokens.key, "url": url, "grpc": grpc})
         );
     } else {
-        println!("export SAIL_URL={url}");
-        println!("export SAIL_GRPC={grpc}");
-        println!("export SAIL_PARTNER={}", partner.id);
-        println!("export SAIL_KEY={}", data.key);
-        println!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);
+        say!("export SAIL_URL={url}");
+        say!("export SAIL_GRPC={grpc}");
+        say!("export SAIL_PARTNER={}", partner.id);
+        say!("export SAIL_KEY={}", data.key);
+        say!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);
         eprintln!(
             "Partner {} with a key of every data scope ({DATA_SCOPES}) and a token_admin key; the secrets are shown only this once.",
             partner.id
@@ -401,9 +396,9 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
             if json {
-                println!("{}", serde_json::to_string(&issued)?);
+                say!("{}", serde_json::to_string(&issued)?);
             } else {
-                println!(
+                say!(
                     "id:      {}\nkey:     {}\npartner: {}\nscopes:  {}",
                     issued.id,
                     issued.key,
@@ -429,23 +424,16 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
                 })
                 .collect();
             if json {
-                println!("{}", serde_json::Value::Array(rows));
+                say!("{}", serde_json::Value::Array(rows));
             } else {
                 for k in &keys {
                     let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
-                    println!(
-                        "{}\t{}\t…{}\t{}\t{}",
-                        k.id,
-                        state,
-                        k.secret_last4,
-                        k.scopes,
-                        k.name.as_deref().unwrap_or("")
-                    );
+                    say!("{}\t{}\t…{}\t{}\t{}", k.id, state, k.secret_last4, k.scopes, k.name.as_deref().unwrap_or(""));
                 }
             }
         }
         KeysCommand::GenerateEncryptionKey => {
-            println!("{}", core_grpc::crypto::Keyring::generate_key());
+            say!("{}", core_grpc::crypto::Keyring::generate_key());
         }
         KeysCommand::RotateEncryption { new_key, batch, json, database, encryption } => {
             rotate_encryption(new_key, batch, json, &database, encryption).await?;
@@ -455,9 +443,9 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             let key = admin::revoke_key(&db, &key_id).await?;
             let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
             if json {
-                println!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
+                say!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
             } else {
-                println!("revoked {} at {}", key.id, revoked_at.unwrap_or_default());
+                say!("revoked {} at {}", key.id, revoked_at.unwrap_or_default());
             }
         }
     }
@@ -514,17 +502,17 @@ async fn rotate_encryption(
     let summary = core_grpc::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
     bar.finish_and_clear();
     if json {
-        println!("{}", serde_json::to_string(&summary)?);
+        say!("{}", serde_json::to_string(&summary)?);
     } else {
         let rows: u64 = summary.rows_resealed.values().sum();
-        println!("re-sealed {rows} rows under key {}", summary.key_id);
+        say!("re-sealed {rows} rows under key {}", summary.key_id);
         for (table, n) in &summary.rows_resealed {
-            println!("  {table}: {n}");
+            say!("  {table}: {n}");
         }
         if summary.retired_keys.is_empty() {
-            println!("no previous key to retire");
+            say!("no previous key to retire");
         } else {
-            println!(
+            say!(
                 "retired {}: the database no longer needs them (keep them until every core runs with the new key)",
                 summary.retired_keys.join(", ")
             );
@@ -550,10 +538,10 @@ async fn audit(command: AuditCommand) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        println!("{}", serde_json::Value::Array(rows));
+        say!("{}", serde_json::Value::Array(rows));
     } else {
         for r in &reads {
-            println!(
+            say!(
                 "{}\t{}\t{}\t{}\t{}\t{}{}\t{}",
                 time::rfc3339(&r.created_at),
                 r.partner_id,
@@ -581,11 +569,11 @@ fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, toler
     let now = core_grpc::domain::time::now().timestamp();
     match core_grpc::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
         Ok(()) => {
-            println!("valid: the signature matches the body and the secret");
+            say!("valid: the signature matches the body and the secret");
             ExitCode::SUCCESS
         }
         Err(err) => {
-            println!("invalid: {err}");
+            say!("invalid: {err}");
             ExitCode::FAILURE
         }
     }

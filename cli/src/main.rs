@@ -10,6 +10,7 @@ mod database;
 mod encryption;
 mod log_writer;
 mod logging;
+mod output;
 mod settings;
 
 /// mimalloc instead of glibc's malloc: allocation was about a tenth of a
