@@ -341,6 +341,12 @@ async fn decide_all(app: &TestApp, set: &str, cases: &[ReceiptCase]) -> Vec<Kind
             };
             score.decided += usize::from(status_ok);
             score.amounts += usize::from(status_ok && amount_ok);
+            // One meaning per figure: when the receipt decided its expense,
+            // the receipt's eligible amount is the expense's
+            // (docs/receipts.md, "Two eligible amounts").
+            if expense["rule"] == "itemized_receipt" && expense["status"] != "needs_review" {
+                assert_eq!(read["eligible_amount"], expense["eligible_amount"], "{}: {read} vs {expense}", case.name);
+            }
             if !(status_ok && amount_ok) {
                 eprintln!(
                     "miss [{set}, {}] {}: expected {} {:?}, got {} {} (receipt {} {:?}; lines {})",
