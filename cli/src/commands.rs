@@ -15,7 +15,7 @@ use clap::CommandFactory;
 
 use crate::database::{self, IfMissing};
 use crate::logging::init_tracing;
-use crate::output::{self, say};
+use crate::output::{self, outln};
 use crate::settings::{
     AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
     OperatorDatabaseArgs, PartnersCommand, WebhooksCommand,
@@ -57,13 +57,13 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         }
         Command::Openapi => {
             output::write(sail_api::OPENAPI_JSON.as_bytes());
-            return output::done();
+            return ExitCode::SUCCESS;
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "sail", &mut script);
             output::write(&script);
-            return output::done();
+            return ExitCode::SUCCESS;
         }
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
             return verify_webhook(&secret, &header, &body_file, tolerance_s);
@@ -308,9 +308,9 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let partner = admin::create_partner(&db, &name).await?;
             if json {
-                say!("{}", json!({"id": partner.id, "name": partner.name}));
+                outln!("{}", json!({"id": partner.id, "name": partner.name}));
             } else {
-                say!("{}", partner.id);
+                outln!("{}", partner.id);
             }
         }
         PartnersCommand::List { json, database } => {
@@ -318,11 +318,11 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let partners = admin::list_partners(&db).await?;
             if json {
                 let rows: Vec<_> = partners.iter().map(partner_json).collect();
-                say!("{}", serde_json::Value::Array(rows));
+                outln!("{}", serde_json::Value::Array(rows));
             } else {
                 for p in &partners {
                     let origins: Vec<String> = stored(&p.embed_origins).iter().map(|o| o.to_string()).collect();
-                    say!("{}\t{}\t{}", p.id, p.name, if origins.is_empty() { "-".into() } else { origins.join(",") });
+                    outln!("{}\t{}\t{}", p.id, p.name, if origins.is_empty() { "-".into() } else { origins.join(",") });
                 }
             }
         }
@@ -333,10 +333,10 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let updated = admin::update_embed_origins(&db, &partner, clear_embed_origins, &embed_origins).await?;
             if json {
-                say!("{}", partner_json(&updated));
+                outln!("{}", partner_json(&updated));
             } else {
                 let origins: Vec<String> = stored(&updated.embed_origins).iter().map(|o| o.to_string()).collect();
-                say!(
+                outln!(
                     "{}\tembed origins: {}",
                     updated.id,
                     if origins.is_empty() { "none".into() } else { origins.join(", ") }
@@ -371,17 +371,17 @@ async fn bootstrap(
     let url = format!("http://{}/api/v1", connectable(http_addr));
     let grpc = connectable(grpc_addr).to_string();
     if json {
-        say!(
+        outln!(
             "{}",
             json!({"partner_id": partner.id, "key": data.key, "key_id": data.id, "scopes": data.scopes,
                    "token_admin_key": tokens.key, "url": url, "grpc": grpc})
         );
     } else {
-        say!("export SAIL_URL={url}");
-        say!("export SAIL_GRPC={grpc}");
-        say!("export SAIL_PARTNER={}", partner.id);
-        say!("export SAIL_KEY={}", data.key);
-        say!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);
+        outln!("export SAIL_URL={url}");
+        outln!("export SAIL_GRPC={grpc}");
+        outln!("export SAIL_PARTNER={}", partner.id);
+        outln!("export SAIL_KEY={}", data.key);
+        outln!("export SAIL_TOKEN_ADMIN_KEY={}", tokens.key);
         eprintln!(
             "Partner {} with a key of every data scope ({DATA_SCOPES}) and a token_admin key; the secrets are shown only this once.",
             partner.id
@@ -396,9 +396,9 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             let db = operator_db(&database).await?;
             let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
             if json {
-                say!("{}", serde_json::to_string(&issued)?);
+                outln!("{}", serde_json::to_string(&issued)?);
             } else {
-                say!(
+                outln!(
                     "id:      {}\nkey:     {}\npartner: {}\nscopes:  {}",
                     issued.id,
                     issued.key,
@@ -424,16 +424,23 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
                 })
                 .collect();
             if json {
-                say!("{}", serde_json::Value::Array(rows));
+                outln!("{}", serde_json::Value::Array(rows));
             } else {
                 for k in &keys {
                     let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
-                    say!("{}\t{}\t…{}\t{}\t{}", k.id, state, k.secret_last4, k.scopes, k.name.as_deref().unwrap_or(""));
+                    outln!(
+                        "{}\t{}\t…{}\t{}\t{}",
+                        k.id,
+                        state,
+                        k.secret_last4,
+                        k.scopes,
+                        k.name.as_deref().unwrap_or("")
+                    );
                 }
             }
         }
         KeysCommand::GenerateEncryptionKey => {
-            say!("{}", core_grpc::crypto::Keyring::generate_key());
+            outln!("{}", core_grpc::crypto::Keyring::generate_key());
         }
         KeysCommand::RotateEncryption { new_key, batch, json, database, encryption } => {
             rotate_encryption(new_key, batch, json, &database, encryption).await?;
@@ -443,9 +450,9 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             let key = admin::revoke_key(&db, &key_id).await?;
             let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
             if json {
-                say!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
+                outln!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
             } else {
-                say!("revoked {} at {}", key.id, revoked_at.unwrap_or_default());
+                outln!("revoked {} at {}", key.id, revoked_at.unwrap_or_default());
             }
         }
     }
@@ -502,17 +509,17 @@ async fn rotate_encryption(
     let summary = core_grpc::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
     bar.finish_and_clear();
     if json {
-        say!("{}", serde_json::to_string(&summary)?);
+        outln!("{}", serde_json::to_string(&summary)?);
     } else {
         let rows: u64 = summary.rows_resealed.values().sum();
-        say!("re-sealed {rows} rows under key {}", summary.key_id);
+        outln!("re-sealed {rows} rows under key {}", summary.key_id);
         for (table, n) in &summary.rows_resealed {
-            say!("  {table}: {n}");
+            outln!("  {table}: {n}");
         }
         if summary.retired_keys.is_empty() {
-            say!("no previous key to retire");
+            outln!("no previous key to retire");
         } else {
-            say!(
+            outln!(
                 "retired {}: the database no longer needs them (keep them until every core runs with the new key)",
                 summary.retired_keys.join(", ")
             );
@@ -538,10 +545,10 @@ async fn audit(command: AuditCommand) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        say!("{}", serde_json::Value::Array(rows));
+        outln!("{}", serde_json::Value::Array(rows));
     } else {
         for r in &reads {
-            say!(
+            outln!(
                 "{}\t{}\t{}\t{}\t{}\t{}{}\t{}",
                 time::rfc3339(&r.created_at),
                 r.partner_id,
@@ -569,11 +576,11 @@ fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, toler
     let now = core_grpc::domain::time::now().timestamp();
     match core_grpc::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
         Ok(()) => {
-            say!("valid: the signature matches the body and the secret");
+            outln!("valid: the signature matches the body and the secret");
             ExitCode::SUCCESS
         }
         Err(err) => {
-            say!("invalid: {err}");
+            outln!("invalid: {err}");
             ExitCode::FAILURE
         }
     }

@@ -3,7 +3,6 @@
 //! quietly and successfully, as Unix tools do, never as a panic.
 
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 /// Writes `bytes` to standard output. On a closed pipe the process ends at
 /// once with success; any other failure is reported on standard error and
@@ -19,15 +18,11 @@ pub fn write(bytes: &[u8]) {
     }
 }
 
-/// `println!` for commands: one line through [`write`].
-macro_rules! say {
+/// `println!` for commands: one line through [`write`]. (The operator's
+/// notes on stderr are `logging::say`.)
+macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::output::write(format!("{}\n", format_args!($($arg)*)).as_bytes())
     };
 }
-pub(crate) use say;
-
-/// The exit code of a command that printed everything it had to.
-pub fn done() -> ExitCode {
-    ExitCode::SUCCESS
-}
+pub(crate) use outln;
