@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 
 use crate::decision::Outcome;
 use crate::error::EngineError;
-use crate::normalize::canonical_words;
+use crate::normalize::{canonical_words, one_character_apart};
 use crate::reference::ReferenceError;
 
 /// The hand-written terms.
@@ -154,15 +154,14 @@ const LETTER_SWAP_MIN_LETTERS: usize = 7;
 /// a letter dropped or doubled, a letter read as a digit or sign, or, in a
 /// long word, as another letter.
 fn misreading(seen: &str, term: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (seen.chars().collect(), term.chars().collect());
-    if a.len() == b.len() {
-        let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return differ.len() == 1 && (!a[differ[0]].is_ascii_alphabetic() || a.len() >= LETTER_SWAP_MIN_LETTERS);
+    if !one_character_apart(seen, term) {
+        return false;
     }
-    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
-    long.len() == short.len() + 1
-        && (0..long.len())
-            .any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
+    // Of the same length, they differ in one place: what OCR read there.
+    let swapped = seen.chars().zip(term.chars()).find(|(a, b)| a != b).map(|(a, _)| a);
+    seen.len() != term.len()
+        || swapped.is_some_and(|a| !a.is_ascii_alphabetic())
+        || seen.len() >= LETTER_SWAP_MIN_LETTERS
 }
 
 /// `word` and every form of it with one letter left out.

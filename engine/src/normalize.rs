@@ -66,6 +66,19 @@ pub fn canonical_words(text: &str) -> String {
     out
 }
 
+/// Whether two printed forms differ by one character: one read as
+/// another, one left out or one added (`6.70` and `0.70`, `279.15` and
+/// `29.15`, `IBUPR0FEN` and `IBUPROFEN`), as OCR and tills misprint them.
+pub fn one_character_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() == b.len() {
+        return a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1;
+    }
+    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+    long.len() == short.len() + 1
+        && (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short))
+}
+
 fn is_date_or_time(token: &str) -> bool {
     let digits_and = |sep: char| {
         token.contains(sep) && token.split(sep).all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))

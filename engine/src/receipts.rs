@@ -15,6 +15,7 @@ use regex::Regex;
 
 use crate::Engine;
 use crate::decision::{Outcome, Purchase};
+use crate::normalize::one_character_apart;
 
 /// What a receipt says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -273,18 +274,6 @@ fn reconciled_total(receipt: &ParsedReceipt, purchase_minor: i64) -> Option<i64>
         return Some(purchase_minor);
     }
     receipt.total_minor
-}
-
-/// Whether two printed forms differ by one character: one read as another,
-/// one left out or one added (`6.70` and `0.70`, `279.15` and `29.15`).
-fn one_character_apart(a: &str, b: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len() == b.len() {
-        return a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1;
-    }
-    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
-    long.len() == short.len() + 1
-        && (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short))
 }
 
 /// Whether two amounts differ in one printed digit.
