@@ -340,8 +340,10 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
     // What the lines' share of the tax is reckoned on: the printed subtotal
     // when there is one, so an unread line is never taken for tax.
     let base = printed.filter(|s| *s > 0).unwrap_or(subtotal);
+    // With no printed subtotal, a gap too large to be tax is no tax to share.
+    let tax_is_known = printed.is_some() || missing.is_none();
     let eligible_minor = match total_minor {
-        Some(total) if base > 0 && total >= base && eligible_lines > 0 && missing.is_none_or(|_| base != subtotal) => {
+        Some(total) if base > 0 && total >= base && eligible_lines > 0 && tax_is_known => {
             let tax = total - base;
             let share = ((tax as i128 * eligible_lines as i128 + base as i128 / 2) / base as i128) as i64;
             // A share of tax is never more than an eighth of what it is on.
