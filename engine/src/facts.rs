@@ -90,13 +90,15 @@ impl CategoryCode<'_> {
             "8351" => "childcare",
             "5993" => "general",
             "8299" | "8999" => "general",
+            _ if self.is_unlisted_health_code() => "medical_services",
             _ => "mixed_merchandise",
         }
     }
 
-    /// Whether the code also covers non-medical services.
+    /// Whether the code also covers non-medical services (or is a health
+    /// code the reference data does not list, so nothing more is known).
     pub fn is_broad(&self) -> bool {
-        BROAD_MEDICAL_CODES.contains(&self.code)
+        BROAD_MEDICAL_CODES.contains(&self.code) || self.is_unlisted_health_code()
     }
 
     /// A code of the health-services range (8000 to 8099, where ISO 18245
@@ -109,8 +111,10 @@ impl CategoryCode<'_> {
 
     /// The code as a reason names it: "Dentists (MCC 8021)".
     pub fn label(&self) -> String {
-        let description = self.listed.map(|l| l.description).unwrap_or_default();
-        format!("{description} (MCC {})", self.code)
+        match self.listed {
+            Some(listed) => format!("{} (MCC {})", listed.description, self.code),
+            None => format!("MCC {}", self.code),
+        }
     }
 
     /// The code as evidence pointing to `indicates`.

@@ -281,9 +281,10 @@ fn mcc_ineligible(f: &Facts<'_>) -> Option<Verdict> {
     )
 }
 
-/// Medical category codes; the broad ones need a medical word too.
+/// Medical category codes, and unlisted codes of the health-services
+/// range; the broad ones need a medical word too.
 fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
-    let code = f.code.filter(|c| c.listed_as(Outcome::Eligible).is_some())?;
+    let code = f.code.filter(|c| c.listed_as(Outcome::Eligible).is_some() || c.is_unlisted_health_code())?;
     if code.is_broad() && f.medical.is_none() {
         return verdict(
             Outcome::NeedsReview,
@@ -319,36 +320,11 @@ fn mcc_needs_review(f: &Facts<'_>) -> Option<Verdict> {
     )
 }
 
-/// Any category code the reference data does not list is not health care
-/// (a specialty says otherwise), but for the health-services range, which
-/// is read like a broad medical code.
+/// Any category code the reference data does not list is not health care;
+/// a specialty says otherwise. (An unlisted code of the health-services
+/// range is read by `mcc_medical` as a broad medical code.)
 fn mcc_non_medical(f: &Facts<'_>) -> Option<Verdict> {
     let code = f.code.filter(|c| c.listed.is_none())?;
-    if code.is_unlisted_health_code() {
-        let evidence = Some(code.evidence("medical_services"));
-        return match f.medical {
-            Some(word) => verdict(
-                Outcome::Eligible,
-                word.category,
-                "medical_category",
-                format!(
-                    "MCC {} is in the health-services range and '{}' names medical care (IRS Publication 502).",
-                    code.code, word.word
-                ),
-                [evidence, Some(word.evidence())],
-            ),
-            None => verdict(
-                Outcome::NeedsReview,
-                "medical_services",
-                "broad_medical_category",
-                format!(
-                    "MCC {} is in the health-services range but not a code Sail knows, and nothing else shows this is medical care; a receipt decides.",
-                    code.code
-                ),
-                [evidence],
-            ),
-        };
-    }
     if let Some(word) = f.specialty {
         return conflict(
             quoted(word.word),
@@ -443,9 +419,9 @@ mod tests {
     #[test]
     fn an_unlisted_code_of_the_health_range_is_broad_and_any_other_is_not_health_care() {
         let health = Facts { code: code("8093", None), medical: Some(GENERIC), ..facts() };
-        assert_eq!(decided(mcc_non_medical(&health)), (Outcome::Eligible, "medical_category"));
+        assert_eq!(decided(mcc_medical(&health)), (Outcome::Eligible, "medical_category"));
         let bare = Facts { code: code("8093", None), ..facts() };
-        assert_eq!(decided(mcc_non_medical(&bare)), (REVIEW, "broad_medical_category"));
+        assert_eq!(decided(mcc_medical(&bare)), (REVIEW, "broad_medical_category"));
         let other = Facts { code: code("7399", None), medical: Some(GENERIC), ..facts() };
         assert_eq!(decided(mcc_non_medical(&other)), (Outcome::Ineligible, "non_medical_category"));
     }
