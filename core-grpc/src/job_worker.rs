@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use entities::enums::EventType;
 use entities::job;
+use sea_orm::DatabaseConnection;
 use tokio::sync::watch;
 use tracing::Instrument;
 
@@ -63,42 +64,26 @@ impl LeasedWork for Jobs {
 }
 
 impl Jobs {
-    /// Runs `claimed`, extending their leases every third of a lease while
-    /// the work goes on; a receipt worker told to stop drops the reading
-    /// (its child process is killed) and releases the jobs.
+    /// Runs `claimed` while holding their leases (see
+    /// [`hold_leases_while`]); a receipt worker told to stop drops the
+    /// reading (its child process is killed) and releases the jobs.
     async fn run_holding_leases(&self, core: &Core, claimed: Vec<job::Model>) {
         let held = claimed.clone();
-        let lease = core.config.job_lease;
-        // Boxed, not pinned on the stack: dropping it on stop must drop the
-        // work itself (and kill a reading's process group) before the jobs
-        // are released, not at the end of this function.
-        let mut work = Box::pin(run_batch(core, claimed));
-        let mut beat = tokio::time::interval(lease / 3);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        beat.tick().await;
         let mut stop = self.stop.clone();
-        let stopped = async move {
-            let _ = stop.wait_for(|stop| *stop).await;
-        };
-        tokio::pin!(stopped);
         let interruptible = self.pool == JobPool::Receipts;
-        loop {
-            tokio::select! {
-                () = &mut work => return,
-                _ = beat.tick() => {
-                    for job in &held {
-                        match jobs::extend_lease(&core.db, job, lease).await {
-                            Ok(true) => {}
-                            Ok(false) => tracing::warn!(id = %job.id, "lost the claim on a running job"),
-                            Err(err) => tracing::error!(id = %job.id, error = %err, "extending a job's lease failed"),
-                        }
-                    }
-                }
-                () = &mut stopped, if interruptible => break,
+        let stopped = async move {
+            if interruptible {
+                let _ = stop.wait_for(|stop| *stop).await;
+            } else {
+                std::future::pending::<()>().await;
             }
+        };
+        let work = run_batch(core, claimed);
+        if hold_leases_while(&core.db, &held, core.config.job_lease, work, stopped).await == Held::Finished {
+            return;
         }
-        // Stopping: dropping the work kills the reading's process group.
-        drop(work);
+        // Stopped: the work, and with it the reading's process group, is
+        // already dropped.
         for job in &held {
             match jobs::release(&core.db, job).await {
                 Ok(()) => tracing::info!(id = %job.id, kind = %job.kind, "released a job on stop"),
@@ -107,6 +92,54 @@ impl Jobs {
                 }
             }
         }
+    }
+}
+
+/// How [`hold_leases_while`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// The work ran to its end.
+    Finished,
+    /// `stop` came first; the work was dropped unfinished.
+    Stopped,
+}
+
+/// Runs `work` and, beside it, extends the leases of `held` every third of
+/// `lease`, until the work ends or `stop` resolves. The work is owned here,
+/// so on stop it is dropped before this returns (and before the caller
+/// releases the jobs).
+///
+/// The extensions run as a future of their own, polled together with the
+/// work, never as a step that pauses it: the work may be inside a write
+/// transaction, holding SQLite's writer turn or the job's row lock that an
+/// extension waits for, and an extension that stopped the work from being
+/// polled would wait for it forever (a receipt then stayed `processing`).
+async fn hold_leases_while(
+    db: &DatabaseConnection,
+    held: &[job::Model],
+    lease: Duration,
+    work: impl Future<Output = ()>,
+    stop: impl Future<Output = ()>,
+) -> Held {
+    let heartbeat = async {
+        let mut beat = tokio::time::interval(lease / 3);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        beat.tick().await;
+        loop {
+            beat.tick().await;
+            for job in held {
+                match jobs::extend_lease(db, job, lease).await {
+                    Ok(true) => {}
+                    Ok(false) => tracing::warn!(id = %job.id, "lost the claim on a running job"),
+                    Err(err) => tracing::error!(id = %job.id, error = %err, "extending a job's lease failed"),
+                }
+            }
+        }
+    };
+    tokio::select! {
+        () = work => Held::Finished,
+        () = heartbeat => Held::Finished,
+        () = stop => Held::Stopped,
     }
 }
 
@@ -212,5 +245,114 @@ async fn give_up(core: &Core, claimed: &job::Model, cause: &str) {
         Err(err) => {
             tracing::error!(id = %claimed.id, error = %err, "failing a job for good failed; it will be claimed again")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use entities::job;
+    use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Schema, Set};
+
+    use super::{Held, hold_leases_while};
+    use crate::db::begin_write;
+    use crate::domain::{IdKind, new_id, time};
+    use crate::jobs::{JobKind, JobStatus};
+
+    /// A SQLite file of its own with the jobs table, and one job claimed
+    /// under `lease`.
+    async fn one_claimed_job(lease: Duration) -> (crate::db::DatabaseConnection, std::path::PathBuf, job::Model) {
+        let dir = std::env::temp_dir().join(format!("sail-jobs-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = crate::db::connect(&format!("sqlite://{}/sail.db?mode=rwc", dir.display())).await.unwrap();
+        let backend = db.get_database_backend();
+        db.execute(&Schema::new(backend).create_table_from_entity(job::Entity)).await.unwrap();
+        let claimed = job::ActiveModel {
+            id: Set(new_id(IdKind::Job)),
+            partner_id: Set("ptn_test".into()),
+            kind: Set(JobKind::ReadReceipt),
+            status: Set(JobStatus::Processing),
+            user_id: Set(None),
+            connection_id: Set(None),
+            attempts: Set(1),
+            lease_until_ms: Set(Some(time::now().timestamp_millis() + lease.as_millis() as i64)),
+            accepted: Set(1),
+            duplicates_updated: Set(0),
+            processed: Set(0),
+            last_error: Set(None),
+            payload: Set(None),
+            created_at: Set(time::now()),
+            started_at: Set(Some(time::now())),
+            completed_at: Set(None),
+            failed: Set(0),
+            failures_json: Set(None),
+        }
+        .insert(&db)
+        .await
+        .unwrap();
+        (db, dir, claimed)
+    }
+
+    async fn lease_of(db: &crate::db::DatabaseConnection, id: &str) -> i64 {
+        job::Entity::find_by_id(id).one(db).await.unwrap().unwrap().lease_until_ms.unwrap()
+    }
+
+    /// The work sits inside a write transaction while several extensions
+    /// fall due: it must still finish (an extension that paused the work
+    /// waited for the writer turn the work held, for ever).
+    #[tokio::test]
+    async fn leases_are_extended_beside_work_that_holds_a_write_transaction() {
+        let lease = Duration::from_millis(60);
+        let (db, dir, claimed) = one_claimed_job(lease).await;
+        let first_lease = claimed.lease_until_ms.unwrap();
+        let extended = std::sync::Mutex::new(None);
+        let work = async {
+            // Outside any transaction, extensions go through.
+            tokio::time::sleep(lease * 3).await;
+            *extended.lock().unwrap() = Some(lease_of(&db, &claimed.id).await);
+            // Inside one, across several due extensions.
+            let txn = begin_write(&db).await.unwrap();
+            tokio::time::sleep(lease * 3).await;
+            txn.execute_unprepared("UPDATE jobs SET processed = 1").await.unwrap();
+            txn.commit().await.unwrap();
+        };
+        let held = tokio::time::timeout(
+            Duration::from_secs(10),
+            hold_leases_while(&db, std::slice::from_ref(&claimed), lease, work, std::future::pending()),
+        )
+        .await;
+        assert_eq!(held, Ok(Held::Finished), "the work never finished: an extension blocked it");
+        let extended = extended.lock().unwrap().expect("the work read the lease");
+        assert!(extended > first_lease, "the lease was extended while the work ran ({extended} <= {first_lease})");
+        let stored = job::Entity::find_by_id(claimed.id.as_str()).one(&db).await.unwrap().unwrap();
+        assert_eq!(stored.processed, 1, "the work's transaction committed");
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// On stop the work is dropped unfinished, before the caller hears of it.
+    #[tokio::test]
+    async fn a_stop_drops_the_work_before_returning() {
+        let lease = Duration::from_millis(60);
+        let (db, dir, claimed) = one_claimed_job(lease).await;
+        let dropped = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        struct OnDrop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+        impl Drop for OnDrop {
+            fn drop(&mut self) {
+                self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let guard = OnDrop(dropped.clone());
+        let work = async move {
+            let _guard = guard;
+            std::future::pending::<()>().await;
+        };
+        let stop = tokio::time::sleep(lease);
+        let held = hold_leases_while(&db, std::slice::from_ref(&claimed), lease, work, stop).await;
+        assert_eq!(held, Held::Stopped);
+        assert!(dropped.load(std::sync::atomic::Ordering::SeqCst), "the work outlived the stop");
+        db.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -140,14 +140,11 @@ async fn a_long_reading_keeps_its_lease_and_is_read_once() {
     assert_eq!((job.status.as_str(), job.attempts), ("completed", 1), "claimed once, by one core");
 }
 
-// Ignored while flaky, with the cause not found (the note of 2026-11-26):
-// under a full CI run, on SQLite and on PostgreSQL, one attempt sometimes
-// outlives its core's in-process crash and ends `timeout` at 30 s of
-// processor time, or the job is not claimed again after a restart. Giving
-// the reading more processor time, and ending the crashed core's database
-// sessions, did not cure it. Run it with `cargo test --test api -- --ignored`.
+// Once flaky under load, and ignored: an attempt could wait for ever on its
+// own lease extension (the extension paused the reading while the reading
+// held the write lock the extension needed). Extensions now run beside the
+// work (`job_worker::hold_leases_while`, with its own unit test).
 #[tokio::test]
-#[ignore = "flaky under load: an attempt may outlive its core's simulated crash (see the comment above)"]
 async fn a_reading_whose_process_dies_on_every_attempt_stops_at_the_limit() {
     // Readings that would run for a minute; the core dies during each.
     let options = options(Duration::from_secs(60), Duration::from_secs(1));
