@@ -134,6 +134,14 @@ NOT_GOODS = {"BRACE", "MASK", "LENS", "SLING", "WRAP", "WALKER", "HOSE", "STOCKI
              "ELECTRIC BLANKET", "CRUTCH", "SPLINT", "TWEEZERS", "FORCEPS", "LANCET", "SCALPEL", "PAD"}
 
 
+# Three-letter lemmas are mostly receipt abbreviations too (CAP, TAB, GEL,
+# SET, TOP, MIX, CUT, GUM, BAR, BOX, DOG): only these, which a receipt
+# prints as the good itself (HAM, TEA, CUP…), are kept.
+SHORT_GOODS = {"HAM", "EGG", "FIG", "JAM", "PIE", "OAT", "PEA", "RYE", "YAM", "TEA", "ALE", "GIN", "RUM", "BUN",
+               "COD", "EEL", "LOX", "ROE", "SOY", "CUP", "PAN", "POT", "RUG", "WOK", "HAT", "TIE", "BRA", "WIG",
+               "TUX", "TOY", "BIN"}
+
+
 def unii_rows(path):
     if path:
         with open(path, encoding="utf-8") as f:
@@ -247,7 +255,7 @@ def build_goods(wordnet):
             lemmas, hyponyms = synsets[offset]
             for raw in lemmas:
                 word = words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
-                if len(word) < 4 or word in NOT_GOODS or not re.fullmatch(r"[A-Z ]+", word):
+                if (len(word) < 4 and word not in SHORT_GOODS) or word in NOT_GOODS or not re.fullmatch(r"[A-Z ]+", word):
                     continue
                 found.setdefault(word, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"))
             stack.extend(hyponyms)

@@ -258,9 +258,14 @@ impl ItemLexicon {
                 if !term.term.is_char_boundary(end) || phrases.contains_key(cut) {
                     continue;
                 }
+                // Two terms that decide alike (ACETAMINOPHEN and its Spanish
+                // ACETAMINOFEN) share a cut; two that decide differently lose it.
+                let decides = |t: &ItemTerm| (t.outcome, t.category.clone());
                 cuts.entry(cut.to_string())
                     .and_modify(|found| {
-                        if found.is_some_and(|other| terms[other].term != term.term) {
+                        if found.is_some_and(|other| {
+                            terms[other].term != term.term && decides(&terms[other]) != decides(term)
+                        }) {
                             *found = None;
                         }
                     })
