@@ -191,11 +191,18 @@ impl<'a> Facts<'a> {
             .collect();
         self.specialty = medical.iter().find(|m| m.specialty).copied();
         self.medical = self.specialty.or_else(|| medical.first().copied());
-        self.non_medical = PRECEDENCE.iter().find_map(|kind| {
-            found
-                .iter()
-                .find_map(|(s, w)| (*s == Signal::NonMedical(*kind)).then_some(NonMedicalWord { kind: *kind, word: w }))
-        });
+        let word_of = |kind: NonMedical| {
+            found.iter().find_map(|(s, w)| (*s == Signal::NonMedical(kind)).then_some(NonMedicalWord { kind, word: w }))
+        };
+        self.non_medical = PRECEDENCE.iter().find_map(|kind| word_of(*kind));
+        // A cosmetic word beside a conditional one (dermatology that also
+        // does cosmetic surgery, a vein and laser clinic) leaves the care
+        // possibly medical: a case for review, not a refusal.
+        if self.non_medical.is_some_and(|n| n.kind == NonMedical::Cosmetic)
+            && let Some(conditional) = word_of(NonMedical::Conditional)
+        {
+            self.non_medical = Some(conditional);
+        }
     }
 
     /// The code as evidence, when there is one.
@@ -251,6 +258,18 @@ mod tests {
             vec![(Signal::NonMedical(NonMedical::Dining), "CAFE"), (Signal::NonMedical(NonMedical::Pet), "PET")],
         );
         assert_eq!(facts.non_medical, Some(NonMedicalWord { kind: NonMedical::Pet, word: "PET" }));
+    }
+
+    #[test]
+    fn a_cosmetic_word_yields_to_a_conditional_one_beside_it() {
+        let mut facts = Facts::default();
+        let laser = (Signal::NonMedical(NonMedical::Cosmetic), "LASER");
+        let vein = (Signal::NonMedical(NonMedical::Conditional), "VEIN");
+        let salon = (Signal::NonMedical(NonMedical::PersonalCare), "SALON");
+        facts.read_words("VEIN AND LASER", vec![vein, laser]);
+        assert_eq!(facts.non_medical, Some(NonMedicalWord { kind: NonMedical::Conditional, word: "VEIN" }));
+        facts.read_words("LASER SALON", vec![laser, salon]);
+        assert_eq!(facts.non_medical.map(|n| n.kind), Some(NonMedical::Cosmetic), "cosmetic outranks the rest");
     }
 
     #[test]

@@ -217,14 +217,44 @@ enum MedicalSide<'a> {
 /// medical category code beside a wellness service (it may be treatment).
 fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
     let against = f.non_medical?;
-    let medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Eligible).is_some());
+    // A health-services code, listed or not (8093 is not, and is where
+    // detox treatment sits).
+    let medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Eligible).is_some() || c.is_unlisted_health_code());
+    // A medical code of a trade (optical goods, medical supplies), not the
+    // catch-all 8099 that med spas and wellness studios also use.
+    let narrow_medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Eligible).is_some() && c.code != "8099");
     let contrary = match against.kind {
         NonMedical::MedicalTravel => f.medical.map(MedicalSide::Word),
         NonMedical::Wellness => {
             f.medical.map(MedicalSide::Word).or_else(|| medical_code.then_some(MedicalSide::CategoryCode))
         }
+        // A shop word ("boutique") under a narrow medical code: an optical
+        // or medical-supply boutique may sell either kind.
+        NonMedical::Services => {
+            f.specialty.map(MedicalSide::Word).or_else(|| narrow_medical_code.then_some(MedicalSide::CategoryCode))
+        }
         _ => f.specialty.map(MedicalSide::Word),
     };
+    // A pharmacy beside a store of other goods ("grocery and pharmacy")
+    // sells both kinds: a receipt decides.
+    if contrary.is_none()
+        && let Some(pharmacy) = f.pharmacy
+        && !matches!(against.kind, NonMedical::Pet | NonMedical::Conditional)
+    {
+        return verdict(
+            Outcome::NeedsReview,
+            "mixed_merchandise",
+            "mixed_merchant",
+            format!(
+                "'{}' names a pharmacy, and '{}' points to {}: {} sells both kinds; item-level data is needed.",
+                pharmacy,
+                against.word,
+                against.kind.describe(),
+                f.merchant_label
+            ),
+            [Some(keyword(pharmacy, "mixed_merchandise")), Some(against.evidence())],
+        );
+    }
     if against.kind == NonMedical::Conditional {
         return verdict(
             Outcome::NeedsReview,
@@ -308,9 +338,39 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
     )
 }
 
-/// Category codes whose merchants sell both kinds.
+/// Catch-all category codes (miscellaneous retail, professional services)
+/// under which a practice with a medical specialty in its name is still a
+/// practice: `mcc_needs_review` lets the specialty decide there.
+const CATCH_ALL_CODES: [&str; 2] = ["5999", "8999"];
+
+/// Category codes whose merchants sell both kinds. Under a catch-all code,
+/// a medical specialty in the name (with nothing against it, which the
+/// rules before this one have ruled out) makes a provider, and under
+/// miscellaneous retail so does a name that says the store sells a
+/// medical good.
 fn mcc_needs_review(f: &Facts<'_>) -> Option<Verdict> {
     let code = f.code.filter(|c| c.listed_as(Outcome::NeedsReview).is_some())?;
+    // Under miscellaneous retail, a store named for a medical good (a
+    // hearing or vision centre, a medical-supply or mobility store) too.
+    let sells_medical_goods = |m: &MedicalWord<'_>| {
+        code.code == "5999" && matches!(m.category, "hearing" | "vision" | "medical_supplies" | "diagnostics")
+    };
+    let provider =
+        f.specialty.filter(|_| CATCH_ALL_CODES.contains(&code.code)).or(f.medical.filter(sells_medical_goods));
+    if let Some(word) = provider {
+        return verdict(
+            Outcome::Eligible,
+            word.category,
+            "medical_provider",
+            format!(
+                "{} names medical care ({}); {} is a catch-all category that such merchants also use.",
+                f.merchant_label,
+                describe_category(word.category),
+                code.label()
+            ),
+            [Some(word.evidence()), Some(code.evidence(code.category()))],
+        );
+    }
     verdict(
         Outcome::NeedsReview,
         code.category(),
@@ -552,6 +612,46 @@ mod tests {
         let pharmacy = Facts { pharmacy: Some("PHARMACY"), ..facts() };
         assert_eq!(decided(provider_keyword(&pharmacy)), (REVIEW, "mixed_merchant"));
         assert_eq!(provider_keyword(&facts()), None);
+    }
+
+    #[test]
+    fn a_pharmacy_beside_a_shop_word_is_a_mixed_basket() {
+        let grocery = Facts { non_medical: against(NonMedical::Dining, "GROCERY"), ..facts() };
+        assert_eq!(decided(non_medical_words(&grocery)), (Outcome::Ineligible, "non_medical_merchant"));
+        let with_pharmacy = Facts { pharmacy: Some("PHARMACY"), ..grocery };
+        let v = non_medical_words(&with_pharmacy).unwrap();
+        assert_eq!((v.outcome, v.code, v.evidence.len()), (REVIEW, "mixed_merchant", 2));
+        let vet_pharmacy =
+            Facts { non_medical: against(NonMedical::Pet, "PET"), pharmacy: Some("PHARMACY"), ..facts() };
+        assert_eq!(decided(non_medical_words(&vet_pharmacy)).0, Outcome::Ineligible, "a pet pharmacy stays a pet's");
+    }
+
+    #[test]
+    fn a_shop_word_under_a_trade_medical_code_conflicts_but_not_under_the_catch_all() {
+        let boutique = |mcc: &'static str| Facts {
+            non_medical: against(NonMedical::Services, "BOUTIQUE"),
+            code: code(mcc, Some(Outcome::Eligible)),
+            ..facts()
+        };
+        assert_eq!(decided(non_medical_words(&boutique("8043"))), (REVIEW, "conflicting_evidence"));
+        assert_eq!(decided(non_medical_words(&boutique("8099"))), (Outcome::Ineligible, "non_medical_merchant"));
+    }
+
+    #[test]
+    fn a_catch_all_code_lets_a_specialty_or_a_medical_good_decide() {
+        let retail = Facts { code: code("5999", Some(REVIEW)), ..facts() };
+        assert_eq!(decided(mcc_needs_review(&retail)), (REVIEW, "mixed_category"));
+        let dental = Facts { specialty: Some(SPECIALTY), medical: Some(SPECIALTY), ..retail.clone() };
+        assert_eq!(decided(mcc_needs_review(&dental)), (Outcome::Eligible, "medical_provider"));
+        const HEARING: MedicalWord<'static> = MedicalWord { category: "hearing", specialty: false, word: "HEARING" };
+        let hearing = Facts { medical: Some(HEARING), ..retail.clone() };
+        assert_eq!(decided(mcc_needs_review(&hearing)), (Outcome::Eligible, "medical_provider"));
+        let clinic = Facts { medical: Some(GENERIC), ..retail };
+        assert_eq!(decided(mcc_needs_review(&clinic)), (REVIEW, "mixed_category"), "a generic word is not enough");
+        let services = Facts { code: code("8999", Some(REVIEW)), medical: Some(HEARING), ..facts() };
+        assert_eq!(decided(mcc_needs_review(&services)), (REVIEW, "mixed_category"), "goods only under retail");
+        let pharmacy = Facts { code: code("5912", Some(REVIEW)), ..dental };
+        assert_eq!(decided(mcc_needs_review(&pharmacy)), (REVIEW, "mixed_category"), "a drug store stays mixed");
     }
 
     #[test]
