@@ -84,8 +84,8 @@ pub struct ItemLexicon {
     /// Words of terms, six letters or more, by every form with one letter
     /// left out (and as they are): a word OCR misread by one letter is
     /// found by the forms the two share (the symmetric-delete method).
-    /// None where two words share a form.
-    near: HashMap<String, Option<String>>,
+    /// Every word that has the form, where several do.
+    near: HashMap<String, Vec<String>>,
     /// Every word of a term (four letters or more), for telling a word the
     /// lexicon knows from a receipt's abbreviation of one.
     vocabulary: std::collections::HashSet<String>,
@@ -96,6 +96,8 @@ pub struct ItemLexicon {
 
 /// Letters a word needs before a one-letter misreading of it is trusted.
 const NEAR_MIN_LETTERS: usize = 6;
+/// Letters a word needs before a two-letter misreading of it is trusted.
+const TWO_MISREADINGS_MIN_LETTERS: usize = 10;
 
 /// The words of a line or a term as the lexicon compares them: canonical
 /// words, with a count or size glued to a word split off it (`SPF30` is
@@ -293,16 +295,13 @@ impl ItemLexicon {
                 })
                 .or_insert(Some(word.clone()));
         }
-        let mut near: HashMap<String, Option<String>> = HashMap::new();
+        let mut near: HashMap<String, Vec<String>> = HashMap::new();
         for word in vocabulary.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS) {
             for form in one_letter_out(word) {
-                near.entry(form)
-                    .and_modify(|found| {
-                        if found.as_ref().is_some_and(|other| other != word) {
-                            *found = None;
-                        }
-                    })
-                    .or_insert(Some(word.clone()));
+                let words = near.entry(form).or_default();
+                if !words.contains(word) {
+                    words.push(word.clone());
+                }
             }
         }
         Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons })
@@ -326,14 +325,69 @@ impl ItemLexicon {
     /// The word `word` is an OCR misreading of, when it can be a misreading
     /// of exactly one word of the lexicon, six letters at least.
     fn misread_word(&self, word: &str) -> Option<String> {
-        if word.len() < NEAR_MIN_LETTERS || !word.bytes().any(|b| b.is_ascii_alphabetic()) {
+        match self.misread_candidates(word).as_slice() {
+            [only] => Some(only.clone()),
+            _ => None,
+        }
+    }
+
+    /// The one word of the lexicon that a long unknown word is two letters
+    /// away from (`MYOROCORTISONE` is `HYDROCORTISONE`): ten letters or
+    /// more, where two misread letters still leave most of the word, and
+    /// only when no other word of the lexicon is as near.
+    fn misread_twice(&self, word: &str) -> Option<String> {
+        if word.len() < TWO_MISREADINGS_MIN_LETTERS || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
         }
-        let mut found = one_letter_out(word)
-            .filter_map(|form| self.near.get(&form).cloned().flatten())
-            .filter(|candidate| misreading(word, candidate));
-        let first = found.next()?;
-        found.all(|other| other == first).then_some(first)
+        let mut near = self
+            .vocabulary
+            .iter()
+            .filter(|known| known.len().abs_diff(word.len()) <= 2)
+            .filter(|known| strsim::levenshtein(word, known) <= 2);
+        match (near.next(), near.next()) {
+            (Some(only), None) => Some(only.clone()),
+            _ => None,
+        }
+    }
+
+    /// Every word of the lexicon, six letters at least, that `word` can be
+    /// an OCR misreading of, in a stable order.
+    fn misread_candidates(&self, word: &str) -> Vec<String> {
+        if word.len() < NEAR_MIN_LETTERS || !word.bytes().any(|b| b.is_ascii_alphabetic()) {
+            return Vec::new();
+        }
+        let mut found: Vec<String> = one_letter_out(word)
+            .filter_map(|form| self.near.get(&form))
+            .flatten()
+            .filter(|candidate| misreading(word, candidate))
+            .cloned()
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Of several words an unknown word can be a misreading of, the one
+    /// that makes a phrase of the lexicon with the word before or after it
+    /// (`MEATING PAD` is `HEATING PAD`, though `MEATING` could also be
+    /// `SEATING`); `None` unless exactly one does.
+    fn misread_in_context(&self, words: &[String], at: usize) -> Option<String> {
+        let candidates = self.misread_candidates(&words[at]);
+        if candidates.len() < 2 {
+            return None;
+        }
+        let known = |phrase: String| {
+            self.phrases.contains_key(&phrase) || singulars(&phrase).iter().any(|s| self.phrases.contains_key(s))
+        };
+        let mut fitting = candidates.into_iter().filter(|candidate| {
+            let after = words.get(at + 1).is_some_and(|next| known(format!("{candidate} {next}")));
+            let before = at > 0 && known(format!("{} {candidate}", words[at - 1]));
+            after || before
+        });
+        match (fitting.next(), fitting.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
     }
 
     /// The term that decides a line, if any names it.
@@ -355,7 +409,17 @@ impl ItemLexicon {
                 {
                     return full.clone();
                 }
-                self.misread_word(&word).unwrap_or(word)
+                self.misread_word(&word).or_else(|| self.misread_twice(&word)).unwrap_or(word)
+            })
+            .collect();
+        // A word still unknown may be told apart by its neighbours.
+        let expanded: Vec<String> = (0..expanded.len())
+            .map(|at| {
+                let word = &expanded[at];
+                if self.vocabulary.contains(word) || !word.is_ascii() {
+                    return word.clone();
+                }
+                self.misread_in_context(&expanded, at).unwrap_or_else(|| word.clone())
             })
             .collect();
         let words: Vec<&str> = expanded.iter().map(String::as_str).collect();
@@ -465,6 +529,25 @@ mod tests {
         assert_eq!(classify("ACETAMINOPHENN").map(|c| c.0), Some(Outcome::Eligible));
         // Two letters off is another word, not a misreading.
         assert_eq!(classify("IBXPR0FEN"), None);
+    }
+
+    #[test]
+    fn a_misreading_of_several_words_is_told_apart_by_its_neighbour() {
+        // MEATING is one letter from HEATING and from SEATING: only one of
+        // them makes a phrase with PAD.
+        let lexicon = ItemLexicon::shared().unwrap();
+        assert!(lexicon.misread_candidates("MEATING").len() >= 2, "{:?}", lexicon.misread_candidates("MEATING"));
+        assert_eq!(lexicon.misread_word("MEATING"), None, "alone it is ambiguous");
+        assert_eq!(classify("MEATING PAD 12X15"), Some((Outcome::Eligible, "medical_supplies".to_string())));
+        assert_eq!(classify("MEATING 4.99"), None, "with no neighbour to tell, it stays unknown");
+    }
+
+    #[test]
+    fn a_long_word_misread_twice_is_found_and_a_short_one_is_not() {
+        assert_eq!(classify("MYOROCORTISONE CREAM 1%"), Some((Outcome::Eligible, "otc_medicine".to_string())));
+        let lexicon = ItemLexicon::shared().unwrap();
+        assert_eq!(lexicon.misread_twice("BANDAGZZ"), None, "eight letters are too few");
+        assert_eq!(lexicon.misread_twice("QQQQQQQQQQQQ"), None);
     }
 
     #[test]

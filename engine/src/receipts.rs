@@ -322,12 +322,48 @@ fn missing_lines(printed_subtotal: Option<i64>, lines: i64, total: Option<i64>) 
     (gap > 0).then_some(gap)
 }
 
+/// A photo's tax line with the word misread (`TAK 3.60`, `T4X 3.60`): a
+/// line whose whole description is one character from `TAX`, that no term
+/// names, on a receipt where no tax line was read. It is taken for the tax
+/// only when the arithmetic of a tax holds: the other lines and it make the
+/// purchase's amount (and the printed total, when one was read), and it is
+/// at most an eighth of the other lines. The receipt with that line as its
+/// tax (and, when no total was read, the total they make); `None` when no
+/// line is one.
+fn with_misread_tax(engine: &Engine, receipt: &ParsedReceipt, purchase_minor: i64) -> Option<ParsedReceipt> {
+    if receipt.tax_minor.is_some() {
+        return None;
+    }
+    let looks_like_tax = |line: &ParsedLine| {
+        let word = line.description.trim().to_ascii_uppercase();
+        word.len() == 3 && one_character_apart(&word, "TAX") && engine.classify_item(&word).is_none()
+    };
+    let mut candidates = receipt.lines.iter().enumerate().filter(|(_, line)| looks_like_tax(line));
+    let (Some((at, line)), None) = (candidates.next(), candidates.next()) else { return None };
+    let others: i64 = receipt.lines.iter().map(|l| l.amount_minor).sum::<i64>() - line.amount_minor;
+    let adds_up = |total: i64| (others + line.amount_minor - total).abs() <= 1;
+    let is_tax = line.amount_minor > 0
+        && line.amount_minor * 8 <= others
+        && adds_up(purchase_minor)
+        && receipt.total_minor.is_none_or(adds_up);
+    is_tax.then(|| {
+        let mut recovered = receipt.clone();
+        let tax = recovered.lines.remove(at);
+        recovered.tax_minor = Some(tax.amount_minor);
+        // The total it was shown to make, when none was read.
+        recovered.total_minor.get_or_insert(others + tax.amount_minor);
+        recovered
+    })
+}
+
 /// Classifies each line with the engine's item rules, matches the receipt
 /// to the purchase (total within a cent, date within three days, the same
 /// directory merchant when both name one), and says what it supports.
 /// Tax is shared out over eligible lines in proportion, so a receipt whose
 /// every line is eligible makes the whole amount eligible.
 pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
+    let recovered = with_misread_tax(engine, receipt, purchase.amount_minor);
+    let receipt = recovered.as_ref().unwrap_or(receipt);
     let mut lines: Vec<LineDecision> = receipt.lines.iter().map(|line| classify_line(engine, line)).collect();
     let total_minor = reconciled_total(receipt, purchase.amount_minor);
     repair_one_amount(&mut lines, receipt, total_minor);
@@ -502,6 +538,31 @@ VISA ****1234            13.48
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_misread_tax_line_is_the_tax_only_when_it_adds_up_as_one() {
+        let engine = Engine::seeded().unwrap();
+        let photo = "Walgreens #1234\nBLOOD PRESSURE MONITOR 39.99\nTAK 3.60\n";
+        match decide(&engine, &parse(photo), facts(4359)) {
+            ReceiptDecision::Matched { outcome, eligible_minor, lines, .. } => {
+                assert_eq!((outcome, eligible_minor), (Outcome::Eligible, 4359), "the tax goes with the monitor");
+                assert_eq!(lines.len(), 1, "the tax is no item");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Too large to be tax on 39.99: a line, and unclassified.
+        let too_large = "Walgreens #1234\nBLOOD PRESSURE MONITOR 39.99\nTAK 13.60\n";
+        match decide(&engine, &parse(too_large), facts(5359)) {
+            ReceiptDecision::Matched { outcome, lines, .. } => {
+                assert_eq!((outcome, lines.len()), (Outcome::NeedsReview, 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Not what the purchase came to: nothing is recovered.
+        assert!(with_misread_tax(&engine, &parse(photo), 4400).is_none());
+        // A tax line read as such leaves a look-alike an item.
+        assert!(with_misread_tax(&engine, &parse("S\nMONITOR 39.99\nTAK 3.60\nTAX 1.00\n"), 4459).is_none());
     }
 
     fn facts(amount_minor: i64) -> PurchaseFacts<'static> {
