@@ -236,8 +236,11 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
         _ => f.specialty.map(MedicalSide::Word),
     };
     // A pharmacy beside a store of other goods ("grocery and pharmacy")
-    // sells both kinds: a receipt decides.
+    // sells both kinds: a receipt decides. Under a code that is never
+    // medical (a restaurant's), "pharmacy" is only a name.
+    let never_medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Ineligible).is_some());
     if contrary.is_none()
+        && !never_medical_code
         && let Some(pharmacy) = f.pharmacy
         && !matches!(against.kind, NonMedical::Pet | NonMedical::Conditional)
     {
@@ -624,6 +627,13 @@ mod tests {
         let vet_pharmacy =
             Facts { non_medical: against(NonMedical::Pet, "PET"), pharmacy: Some("PHARMACY"), ..facts() };
         assert_eq!(decided(non_medical_words(&vet_pharmacy)).0, Outcome::Ineligible, "a pet pharmacy stays a pet's");
+        let restaurant = Facts {
+            non_medical: against(NonMedical::Dining, "BURGER"),
+            pharmacy: Some("PHARMACY"),
+            code: code("5812", Some(Outcome::Ineligible)),
+            ..facts()
+        };
+        assert_eq!(decided(non_medical_words(&restaurant)).0, Outcome::Ineligible, "a restaurant's name");
     }
 
     #[test]
