@@ -1,5 +1,6 @@
-//! The held-out measures of the knowledge work: the second and third pairs
-//! of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`), each run once
+//! The held-out measures of the knowledge work: the second, third and
+//! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
+//! `_d/`), each run once
 //! when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md; this test
@@ -107,4 +108,35 @@ fn third_pair_purchases() {
 #[test]
 fn third_pair_receipt_lines() {
     receipt_lines("held_out_2026_11_26_c", &THIRD_PAIR);
+}
+
+/// The fourth pair's one run (docs/held-out-2026-11-26.md), measured when
+/// the third round of work was done: purchases 82.1% exact, 99.8%
+/// acceptable, one false `eligible` (cosmetic "smile design" dentistry
+/// under the dentists' code); receipt lines 81.9% (94.9% acceptable), six
+/// lines called eligible that the labels call otherwise. Targets missed
+/// but for acceptability.
+const FOURTH_PAIR: Run = Run {
+    exact: 0.82,
+    acceptable: 0.99,
+    false_eligible: &["SUMMERLIN SMILE DESI #7477"],
+    lines: 0.815,
+    eligible_lines: &[
+        "000000412345 KRO ZINC OXIDE DIAPER RASH 4.49 T",
+        "SM ORAL RINSE ANTISEPTIC    4.49 T",
+        "MB HAND SANITIZER 8OZ     1.99 T",
+        "BIG Y DIAPER RASH OINT        4.99 T",
+        "GNP RX DELIVERY FEE      3.00",
+        "99C DUST MASKS 5PK          0.99 T",
+    ],
+};
+
+#[test]
+fn fourth_pair_purchases() {
+    purchases("held_out_2026_11_26_d", &FOURTH_PAIR);
+}
+
+#[test]
+fn fourth_pair_receipt_lines() {
+    receipt_lines("held_out_2026_11_26_d", &FOURTH_PAIR);
 }
