@@ -96,11 +96,13 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
                 scalar.insert("pattern".into(), json!(rule.pattern));
             }
             if !rule.r#enum.is_empty() {
-                let mut values = rule.r#enum.clone();
+                // Each value once: generators refuse an enum whose values
+                // differ only in case. A code also accepted in lower case
+                // says so in words.
+                scalar.insert("enum".into(), json!(rule.r#enum));
                 if rule.lower_case_too {
-                    values.extend(rule.r#enum.iter().map(|v| v.to_ascii_lowercase()));
+                    scalar.insert("x-case-insensitive".into(), json!(true));
                 }
-                scalar.insert("enum".into(), json!(values));
             }
         }
         field_type::INT64 | field_type::INT32 => {
@@ -394,6 +396,10 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
             "properties": {file: {
                 "type": "string",
                 "minLength": 1,
+                // `format: binary` for generators that read OpenAPI 3.0
+                // (without it a generated client sends the file object's
+                // text, not its bytes); `contentMediaType` for 3.1.
+                "format": "binary",
                 "contentMediaType": "application/octet-stream",
                 "description": "The file, with its filename. PDF, PNG, JPEG, WebP or plain text, recognised from its bytes; at most 10 MiB.",
             }},
