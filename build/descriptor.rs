@@ -33,6 +33,15 @@ pub struct DescriptorProto {
     pub name: Option<String>,
     #[prost(message, repeated, tag = "2")]
     pub field: Vec<FieldDescriptorProto>,
+    #[prost(message, optional, tag = "7")]
+    pub options: Option<MessageOptions>,
+}
+
+/// A message's options: Sail's `(sail.v1.event)` (proto/sail/v1/rest.proto).
+#[derive(Clone, PartialEq, Message)]
+pub struct MessageOptions {
+    #[prost(string, optional, tag = "51004")]
+    pub event: Option<String>,
 }
 
 /// `FieldDescriptorProto.Type` values the API uses.
@@ -241,6 +250,9 @@ pub struct MessageInfo {
     pub name: String,
     pub comment: String,
     pub fields: Vec<(FieldDescriptorProto, String)>,
+    /// The webhook event type whose data it is, for the messages of
+    /// proto/sail/v1/events.proto.
+    pub event: Option<String>,
 }
 
 /// Everything the build reads from the compiled descriptors.
@@ -276,9 +288,10 @@ impl Api {
                     .enumerate()
                     .map(|(j, f)| (f.clone(), comment(&[4, i as i32, 2, j as i32])))
                     .collect();
+                let event = message.options.as_ref().and_then(|o| o.event.clone());
                 api.messages.insert(
                     format!(".{package}.{name}"),
-                    MessageInfo { name, comment: comment(&[4, i as i32]), fields },
+                    MessageInfo { name, comment: comment(&[4, i as i32]), fields, event },
                 );
             }
             if package != "sail.v1" {
@@ -301,6 +314,17 @@ impl Api {
         }
         api.methods.sort_by_key(|m| m.grpc_path());
         Ok(api)
+    }
+
+    /// The event data messages, `(event type, full name)`, by event type.
+    pub fn events(&self) -> Vec<(&str, &str)> {
+        let mut events: Vec<(&str, &str)> = self
+            .messages
+            .iter()
+            .filter_map(|(name, info)| info.event.as_deref().map(|event| (event, name.as_str())))
+            .collect();
+        events.sort_unstable();
+        events
     }
 
     pub fn message(&self, full_name: &str) -> Result<&MessageInfo, String> {

@@ -15,8 +15,12 @@ use crate::rest::{BASE, RestOperation};
 
 /// Fields left out of a response when empty, rather than sent as null
 /// (kept in step with the `skip_serializing_if` attributes in build.rs).
-pub const SKIPPED_WHEN_EMPTY: &[&str] =
-    &[".sail.v1.Account.balance", ".sail.v1.AccountDetail.balance", ".sail.v1.WebhookEndpoint.secret"];
+pub const SKIPPED_WHEN_EMPTY: &[&str] = &[
+    ".sail.v1.Account.balance",
+    ".sail.v1.AccountDetail.balance",
+    ".sail.v1.WebhookEndpoint.secret",
+    ".sail.v1.TransactionsIngestedData.failed",
+];
 /// Fields holding JSON text in gRPC and a JSON object in REST.
 pub const JSON_OBJECTS: &[&str] = &[".sail.v1.Event.data"];
 
@@ -418,6 +422,79 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
 }
 
 /// The whole document, pretty-printed with sorted keys.
+/// The `webhooks` section: one entry per event type of
+/// proto/sail/v1/events.proto, a `POST` of the event object with its data
+/// typed, and the delivery headers (docs/webhooks.md). The data messages
+/// (and the messages they hold) join `schemas`; also returns the `$ref`s
+/// of the data schemas, for `Event.data`.
+fn webhooks(
+    api: &Api,
+    requests: &BTreeSet<String>,
+    schemas: &mut Map<String, Value>,
+) -> Result<(Value, Vec<Value>), String> {
+    let events = api.events();
+    if events.is_empty() {
+        return Err("no message carries a (sail.v1.event) option".into());
+    }
+    // The `type` filter of `GET /events` lists exactly these types.
+    let filter = api
+        .message(".sail.v1.ListEventsRequest")?
+        .fields
+        .iter()
+        .find(|(field, _)| field.name() == "type")
+        .map(|(field, _)| field.rule().r#enum)
+        .unwrap_or_default();
+    let mut declared: Vec<&str> = events.iter().map(|(event, _)| *event).collect();
+    let mut filtered: Vec<&str> = filter.iter().map(String::as_str).collect();
+    declared.sort_unstable();
+    filtered.sort_unstable();
+    if declared != filtered {
+        return Err(format!("ListEventsRequest.type lists {filtered:?}, the events are {declared:?}"));
+    }
+    let data_messages = reachable(api, events.iter().map(|(_, name)| name.to_string()))?;
+    for name in &data_messages {
+        if requests.contains(name) {
+            return Err(format!("{name} is an event's data and a request; give each its own message"));
+        }
+        schemas.insert(short_name(name).to_string(), message_schema(api, name, false, &[])?);
+    }
+    let header = |name: &str, description: &str| json!({"name": name, "in": "header", "required": true, "description": description, "schema": {"type": "string"}});
+    let mut section = Map::new();
+    let mut refs = Vec::new();
+    for (event, name) in events {
+        let data_ref = json!({"$ref": format!("#/components/schemas/{}", short_name(name))});
+        refs.push(data_ref.clone());
+        let comment = &api.message(name)?.comment;
+        let summary = comment.lines().next().unwrap_or(event).trim_end_matches('.').to_string();
+        section.insert(
+            event.to_string(),
+            json!({"post": {
+                "operationId": format!("webhook_{}", event.replace('.', "_")),
+                "summary": summary,
+                "description": format!("{comment}\n\nSent to every endpoint subscribed to `{event}`, signed with the endpoint's secret (docs/webhooks.md). Answer any `2xx` within 10 seconds; anything else is retried with backoff for three days."),
+                "parameters": [
+                    header("Sail-Event-Id", "The event's id: the same on every attempt and redelivery; drop duplicates by it."),
+                    header("Sail-Event-Type", "The event's type."),
+                    header("Sail-Signature", "`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`."),
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "required": ["id", "type", "created_at", "data"],
+                    "additionalProperties": false,
+                    "properties": {
+                        "id": {"type": "string", "description": "`evt_` + UUIDv7 hex."},
+                        "type": {"type": "string", "const": event},
+                        "created_at": {"type": "string", "format": "date-time"},
+                        "data": data_ref,
+                    },
+                }}}},
+                "responses": {"2XX": {"description": "Acknowledged: the delivery is done."}},
+            }}),
+        );
+    }
+    Ok((Value::Object(section), refs))
+}
+
 pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Result<String, String> {
     let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     for op in ops {
@@ -441,6 +518,16 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
             ops.iter().filter(|o| &o.method.input == name).flat_map(|o| o.path_params.clone()).collect();
         schemas.insert(short_name(name).to_string(), message_schema(api, name, true, &bound)?);
     }
+    let (webhooks, event_data) = webhooks(api, &requests, &mut schemas)?;
+    // `Event.data` is one of the events' data objects.
+    let data = schemas
+        .get_mut("Event")
+        .and_then(|event| event.pointer_mut("/properties/data"))
+        .ok_or("the Event schema has no data property")?;
+    *data = json!({
+        "description": "The event's data: the object of its type (the `webhooks` section lists each).",
+        "oneOf": event_data,
+    });
     let all_codes: Vec<&str> = errors.0.iter().map(|(c, _)| c.as_str()).collect();
     schemas.insert(
         "Error".into(),
@@ -506,6 +593,7 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
         "security": [{"apiKey": []}],
         "tags": tags,
         "paths": paths,
+        "webhooks": webhooks,
         "components": {
             "securitySchemes": {"apiKey": {
                 "type": "http", "scheme": "bearer", "bearerFormat": "sk_ + 40 base62 characters",

@@ -75,6 +75,16 @@ pub struct Counts {
     pub needs_review: u32,
 }
 
+impl From<Counts> for sail_api::pb::EventCounts {
+    fn from(counts: Counts) -> Self {
+        sail_api::pb::EventCounts {
+            eligible: counts.eligible.into(),
+            ineligible: counts.ineligible.into(),
+            needs_review: counts.needs_review.into(),
+        }
+    }
+}
+
 impl Counts {
     fn add(&mut self, outcome: Outcome) {
         match outcome {

@@ -22,7 +22,6 @@ use crate::db::fetch_page;
 use crate::domain::embed_origin;
 use crate::domain::{IdKind, Page, Scope, ScopeSet, hex, new_id, parse_id, random_token, time};
 use crate::error::CoreError;
-use crate::events::EventType;
 use crate::outbox;
 use crate::sandbox::{self, LinkRequest, SandboxUser};
 use crate::users;
@@ -405,14 +404,13 @@ pub async fn login(
     };
     let Some(user) = user else {
         let txn = begin_write(db).await?;
-        outbox::record(
-            &txn,
-            &session.partner_id,
-            EventType::HostedSessionLoginFailed,
-            serde_json::json!({"hosted_session_id": session.id, "user_id": session.user_id, "flow": session.flow,
-                               "reason": "invalid_credentials"}),
-        )
-        .await?;
+        let data = pb::HostedSessionLoginFailedData {
+            hosted_session_id: session.id.clone(),
+            user_id: session.user_id.clone(),
+            flow: session.flow.as_str().to_string(),
+            reason: "invalid_credentials".to_string(),
+        };
+        outbox::record(&txn, &session.partner_id, &data).await?;
         txn.commit().await?;
         return Ok(LoginOutcome::Refused("The username or password is incorrect. Check them and try again.".into()));
     };
@@ -446,14 +444,13 @@ pub async fn login(
             repaired.updated_at = Set(time::now());
             let repaired = repaired.update(&*txn).await?;
             if was_error {
-                outbox::record(
-                    &txn,
-                    &repaired.partner_id,
-                    EventType::ConnectionRecovered,
-                    serde_json::json!({"connection_id": repaired.id, "user_id": repaired.user_id,
-                                       "type": repaired.r#type, "hosted_session_id": session.id}),
-                )
-                .await?;
+                let data = pb::ConnectionRecoveredData {
+                    connection_id: repaired.id.clone(),
+                    user_id: repaired.user_id.clone(),
+                    r#type: repaired.r#type.as_str().to_string(),
+                    hosted_session_id: session.id.clone(),
+                };
+                outbox::record(&txn, &repaired.partner_id, &data).await?;
             }
             txn.commit().await?;
             complete(db, session, |_| {}).await?;
@@ -475,15 +472,15 @@ pub async fn complete(
     done.completed_at = Set(Some(time::now()));
     outcome(&mut done);
     let done = done.update(&*txn).await?;
-    outbox::record(
-        &txn,
-        &done.partner_id,
-        EventType::HostedSessionCompleted,
-        serde_json::json!({"hosted_session_id": done.id, "user_id": done.user_id, "flow": done.flow,
-                           "connection_id": done.connection_id, "expense_id": done.expense_id,
-                           "receipt_id": done.receipt_id}),
-    )
-    .await?;
+    let data = pb::HostedSessionCompletedData {
+        hosted_session_id: done.id.clone(),
+        user_id: done.user_id.clone(),
+        flow: done.flow.as_str().to_string(),
+        connection_id: done.connection_id.clone(),
+        expense_id: done.expense_id.clone(),
+        receipt_id: done.receipt_id.clone(),
+    };
+    outbox::record(&txn, &done.partner_id, &data).await?;
     txn.commit().await?;
     Ok(done)
 }

@@ -20,7 +20,6 @@ use crate::connections::{self, ConnectionStatus, ConnectionType};
 use crate::db::begin_write;
 use crate::domain::money;
 use crate::error::CoreError;
-use crate::events::EventType;
 use crate::expenses::{self, NewTransaction, OnRepeat, parse_date};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
@@ -308,7 +307,7 @@ pub async fn run_ingest_jobs(
     let mut announcements = Vec::with_capacity(prepared.len());
     for (job, adjudicated) in prepared {
         let counts = expenses::write_adjudicated(&*txn, adjudicated).await?;
-        announcements.push(announcement(job, &counts, 0));
+        announcements.push(announcement(job, &counts, 0)?);
         jobs::complete(&*txn, job, counts.total() as i32).await?;
     }
     outbox::record_all(&txn, announcements).await?;
@@ -319,19 +318,17 @@ pub async fn run_ingest_jobs(
 /// A job's `transactions.ingested` event, recorded in its completing
 /// transaction. `failed` appears only when rows failed on their own
 /// (docs/webhooks.md): the contract's shape is otherwise unchanged.
-fn announcement(job: &job::Model, counts: &expenses::Counts, failed: usize) -> outbox::NewEvent {
-    let mut data = serde_json::json!({
-        "user_id": job.user_id,
-        "connection_id": job.connection_id,
-        "job_id": job.id,
-        "accepted": job.accepted,
-        "duplicates_updated": job.duplicates_updated,
-        "counts": counts,
-    });
-    if failed > 0 {
-        data["failed"] = failed.into();
-    }
-    outbox::NewEvent { partner_id: job.partner_id.clone(), kind: EventType::TransactionsIngested, data }
+fn announcement(job: &job::Model, counts: &expenses::Counts, failed: usize) -> Result<outbox::NewEvent, CoreError> {
+    let data = pb::TransactionsIngestedData {
+        user_id: job.user_id.clone().unwrap_or_default(),
+        connection_id: job.connection_id.clone().unwrap_or_default(),
+        job_id: job.id.clone(),
+        accepted: job.accepted.into(),
+        duplicates_updated: job.duplicates_updated.into(),
+        counts: Some((*counts).into()),
+        failed: (failed > 0).then_some(failed as i64),
+    };
+    outbox::NewEvent::of(&job.partner_id, &data)
 }
 
 /// A claimed ingestion job's batch and the connection it was pushed to.
@@ -401,7 +398,7 @@ pub async fn run_ingest_job_row_by_row(
     if failures.len() == rows {
         return Err(CoreError::Internal(format!("no row of {} could be stored", job.id)));
     }
-    outbox::record_all(&txn, vec![announcement(job, &counts, failures.len())]).await?;
+    outbox::record_all(&txn, vec![announcement(job, &counts, failures.len())?]).await?;
     jobs::complete_with_failures(&*txn, job, counts.total() as i32, &failures).await?;
     txn.commit().await?;
     Ok(())

@@ -12,8 +12,8 @@
 
 use std::time::Duration;
 
-use entities::enums::EventType;
 use entities::job;
+use sail_api::pb;
 use sea_orm::DatabaseConnection;
 use tokio::sync::watch;
 use tracing::Instrument;
@@ -225,15 +225,21 @@ async fn give_up(core: &Core, claimed: &job::Model, cause: &str) {
         match claimed.kind {
             JobKind::ReadReceipt => receipts::give_up_reading(&txn, &core.engine, claimed).await?,
             JobKind::IngestTransactions | JobKind::SyncConnection => {
-                let data = serde_json::json!({
-                    "job_id": claimed.id, "kind": claimed.kind.as_str(), "user_id": claimed.user_id,
-                    "connection_id": claimed.connection_id, "attempts": jobs::MAX_ATTEMPTS,
-                    "error": {"code": "attempts_exhausted", "message": format!(
-                        "The job failed {} times; Sail stopped trying. Push the rows again to retry.",
-                        jobs::MAX_ATTEMPTS
-                    )},
-                });
-                outbox::record(&txn, &claimed.partner_id, EventType::JobFailed, data).await?;
+                let data = pb::JobFailedData {
+                    job_id: claimed.id.clone(),
+                    kind: claimed.kind.as_str().to_string(),
+                    user_id: claimed.user_id.clone(),
+                    connection_id: claimed.connection_id.clone(),
+                    attempts: jobs::MAX_ATTEMPTS.into(),
+                    error: Some(pb::EventReason {
+                        code: "attempts_exhausted".to_string(),
+                        message: format!(
+                            "The job failed {} times; Sail stopped trying. Push the rows again to retry.",
+                            jobs::MAX_ATTEMPTS
+                        ),
+                    }),
+                };
+                outbox::record(&txn, &claimed.partner_id, &data).await?;
             }
         }
         txn.commit().await?;

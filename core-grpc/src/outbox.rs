@@ -11,6 +11,8 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
+use sail_api::pb;
+
 use crate::events::{self, EventType};
 
 pub use entities::enums::{DeliveryStatus, EndpointStatus};
@@ -22,19 +24,55 @@ pub struct NewEvent {
     pub data: serde_json::Value,
 }
 
+/// The data message of one event type (proto/sail/v1/events.proto). An
+/// event's data is only ever built from its message, and its type follows
+/// from the message, so what partners receive is what the OpenAPI
+/// document's `webhooks` section (generated from the same messages) says.
+pub trait EventData: serde::Serialize {
+    const KIND: EventType;
+}
+
+/// Which message is the data of which event type.
+macro_rules! event_data {
+    ($($message:ident => $kind:ident),* $(,)?) => {
+        $(impl EventData for pb::$message {
+            const KIND: EventType = EventType::$kind;
+        })*
+        /// Every event type that has a data message (a test holds it to
+        /// `EventType::ALL`).
+        #[cfg(test)]
+        const KINDS_WITH_DATA: &[EventType] = &[$(EventType::$kind),*];
+    };
+}
+
+event_data! {
+    TransactionsIngestedData => TransactionsIngested,
+    ConnectionSyncedData => ConnectionSynced,
+    ConnectionErrorData => ConnectionError,
+    ConnectionRecoveredData => ConnectionRecovered,
+    ExpenseReadjudicatedData => ExpenseReadjudicated,
+    ReceiptUnreadableData => ReceiptUnreadable,
+    JobFailedData => JobFailed,
+    HostedSessionCompletedData => HostedSessionCompleted,
+    HostedSessionLoginFailedData => HostedSessionLoginFailed,
+}
+
+impl NewEvent {
+    /// The event `data` announces, for a partner.
+    pub fn of<D: EventData>(partner_id: &str, data: &D) -> Result<NewEvent, CoreError> {
+        let data = serde_json::to_value(data).map_err(|err| CoreError::Internal(format!("event data: {err}")))?;
+        Ok(NewEvent { partner_id: partner_id.to_string(), kind: D::KIND, data })
+    }
+}
+
 /// Rows written by one multi-row `INSERT` at most: ten columns of a
 /// delivery stay far below SQLite's 32,766 and PostgreSQL's 65,535 bound
 /// parameters.
 const ROWS_PER_INSERT: usize = 1_000;
 
-/// Records an event of `kind` with `data` for a partner, and its deliveries.
-pub async fn record(
-    txn: &WriteTxn,
-    partner_id: &str,
-    kind: EventType,
-    data: serde_json::Value,
-) -> Result<event::Model, CoreError> {
-    let one = NewEvent { partner_id: partner_id.to_string(), kind, data };
+/// Records the event `data` announces for a partner, and its deliveries.
+pub async fn record<D: EventData>(txn: &WriteTxn, partner_id: &str, data: &D) -> Result<event::Model, CoreError> {
+    let one = NewEvent::of(partner_id, data)?;
     record_all(txn, vec![one]).await?.pop().ok_or_else(|| CoreError::Internal("an event was not recorded".to_string()))
 }
 
@@ -193,4 +231,28 @@ pub async fn cancel_for_endpoint(db: &impl ConnectionTrait, endpoint_id: &str) -
 /// Whether an endpoint subscribes to events of `event_type`.
 pub fn subscribes(endpoint: &webhook_endpoint::Model, event_type: EventType) -> bool {
     endpoint.events.is_empty() || endpoint.events.split(',').any(|e| e == event_type.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_type_has_a_data_message() {
+        let mut with_data: Vec<&str> = KINDS_WITH_DATA.iter().map(|k| k.as_str()).collect();
+        let mut all: Vec<&str> = EventType::ALL.iter().map(|k| k.as_str()).collect();
+        with_data.sort_unstable();
+        all.sort_unstable();
+        assert_eq!(with_data, all);
+    }
+
+    #[test]
+    fn an_absent_failure_count_is_left_out_and_the_type_follows_the_message() {
+        let data = pb::TransactionsIngestedData { failed: None, ..Default::default() };
+        let event = NewEvent::of("ptn_1", &data).unwrap();
+        assert_eq!(event.kind, EventType::TransactionsIngested);
+        assert!(event.data.get("failed").is_none(), "{}", event.data);
+        let failed = NewEvent::of("ptn_1", &pb::TransactionsIngestedData { failed: Some(2), ..data }).unwrap();
+        assert_eq!(failed.data["failed"], 2);
+    }
 }

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use entities::enums::{ExpenseStatus, ReceiptStatus};
 use entities::{job, receipt, transaction};
+use sail_api::pb;
 use sail_engine::Engine;
 use sail_engine::receipts::{self, PurchaseFacts, ReceiptDecision};
 use sea_orm::{
@@ -23,7 +24,6 @@ use crate::crypto::{Keyring, columns};
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, hex, new_id, parse_id, time};
 use crate::error::CoreError;
-use crate::events::EventType;
 use crate::expenses;
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
@@ -314,16 +314,13 @@ async fn record_reading(
             stored.status = Set(ReceiptStatus::Unreadable);
             stored.reason_code = Set(Some(why.code.clone()));
             stored.reason_message = Set(Some(why.message.clone()));
-            outbox::record(
-                txn,
-                &found.partner_id,
-                EventType::ReceiptUnreadable,
-                serde_json::json!({
-                    "receipt_id": found.id, "expense_id": found.expense_id, "user_id": found.user_id,
-                    "reason": {"code": why.code, "message": why.message},
-                }),
-            )
-            .await?;
+            let data = pb::ReceiptUnreadableData {
+                receipt_id: found.id.clone(),
+                expense_id: found.expense_id.clone(),
+                user_id: found.user_id.clone(),
+                reason: Some(pb::EventReason { code: why.code.clone(), message: why.message.clone() }),
+            };
+            outbox::record(txn, &found.partner_id, &data).await?;
             let message = format!("The attached receipt could not be read: {}", why.message);
             expense_update = still_in_review(&expense, "receipt_unreadable", message, now);
         }
@@ -396,21 +393,21 @@ async fn record_reading(
     stored.update(&**txn).await?;
     if let Some(update) = expense_update {
         let updated = update.update(&**txn).await?;
-        outbox::record(
-            txn,
-            &updated.partner_id,
-            EventType::ExpenseReadjudicated,
-            serde_json::json!({
-                "expense_id": updated.expense_id, "user_id": updated.user_id, "receipt_id": found.id,
-                "before": {"status": before.as_str()},
-                "after": {
-                    "status": updated.status.as_str(),
-                    "eligible_amount": updated.eligible_amount_minor.map(crate::domain::money::to_major),
-                    "reason": {"code": updated.reason_code, "message": updated.reason_message},
-                },
+        let data = pb::ExpenseReadjudicatedData {
+            expense_id: updated.expense_id.clone(),
+            user_id: updated.user_id.clone(),
+            receipt_id: found.id.clone(),
+            before: Some(pb::ExpenseBefore { status: before.as_str().to_string() }),
+            after: Some(pb::ExpenseAfter {
+                status: updated.status.as_str().to_string(),
+                eligible_amount: updated.eligible_amount_minor.map(crate::domain::money::to_major),
+                reason: Some(pb::EventOptionalReason {
+                    code: updated.reason_code.clone(),
+                    message: updated.reason_message.clone(),
+                }),
             }),
-        )
-        .await?;
+        };
+        outbox::record(txn, &updated.partner_id, &data).await?;
     }
     Ok(())
 }

@@ -21,7 +21,7 @@ async fn administrator(app: &TestApp, key: &str, name: &str) -> String {
         .to_string()
 }
 
-async fn create(app: &TestApp, key: &str, body: Value) -> Reply {
+pub(crate) async fn create(app: &TestApp, key: &str, body: Value) -> Reply {
     app.post(key, "/hosted-sessions", body).await
 }
 
@@ -39,13 +39,13 @@ fn assert_cannot_be_framed(response: &reqwest::Response) {
 }
 
 /// A browser: keeps the session cookie it is given.
-struct Browser {
+pub(crate) struct Browser {
     client: reqwest::Client,
     cookie: Option<String>,
 }
 
 impl Browser {
-    fn new() -> Browser {
+    pub(crate) fn new() -> Browser {
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Browser { client, cookie: None }
     }
@@ -59,7 +59,7 @@ impl Browser {
         }
     }
 
-    async fn get(&mut self, url: &str) -> (u16, String) {
+    pub(crate) async fn get(&mut self, url: &str) -> (u16, String) {
         let mut request = self.client.get(url);
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", cookie);
@@ -71,7 +71,7 @@ impl Browser {
         (status, response.text().await.unwrap())
     }
 
-    async fn post_form(&mut self, url: &str, form: &[(&str, &str)]) -> (u16, String) {
+    pub(crate) async fn post_form(&mut self, url: &str, form: &[(&str, &str)]) -> (u16, String) {
         let mut request = self.client.post(url).form(form);
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", cookie);
@@ -84,7 +84,7 @@ impl Browser {
 }
 
 /// The value of a hidden input in a page.
-fn hidden(html: &str, name: &str) -> String {
+pub(crate) fn hidden(html: &str, name: &str) -> String {
     let marker = format!("name=\"{name}\" value=\"");
     let start = html.find(&marker).unwrap_or_else(|| panic!("no {name} in {html}")) + marker.len();
     html[start..].split('"').next().unwrap().to_string()

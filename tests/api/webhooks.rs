@@ -590,3 +590,112 @@ async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
     assert!(most <= 64, "a node of the claim read {most} rows:\n{plan}");
     assert!(plan.contains("webhook_deliveries_partner_due"), "{plan}");
 }
+
+/// The schema `#/components/schemas/{name}` of the served document, with
+/// the document's components beside it so its `$ref`s resolve.
+fn document_schema(document: &Value, name: &str) -> jsonschema::Validator {
+    let schema = json!({"$ref": format!("#/components/schemas/{name}"), "components": document["components"]});
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn the_document_has_a_webhook_for_every_event_type_the_service_sends() {
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let mut documented: Vec<&str> = document["webhooks"].as_object().unwrap().keys().map(String::as_str).collect();
+    let mut sent: Vec<&str> = entities::enums::EventType::ALL.iter().map(|t| t.as_str()).collect();
+    documented.sort_unstable();
+    sent.sort_unstable();
+    assert_eq!(documented, sent);
+    for (event, webhook) in document["webhooks"].as_object().unwrap() {
+        let body = &webhook["post"]["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(body["properties"]["type"]["const"], event.as_str());
+        let data = body["properties"]["data"]["$ref"].as_str().unwrap();
+        let name = data.rsplit('/').next().unwrap();
+        assert!(document["components"]["schemas"][name].is_object(), "{event}: {data} is not in the document");
+        let headers: Vec<&str> =
+            webhook["post"]["parameters"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+        assert_eq!(headers, ["Sail-Event-Id", "Sail-Event-Type", "Sail-Signature"]);
+    }
+    // The schemas bind: a data object short of its fields, or with one more,
+    // is refused.
+    let ingested = document_schema(&document, "TransactionsIngestedData");
+    assert!(!ingested.is_valid(&json!({"user_id": "usr_1"})));
+    let counts = json!({"eligible": 1, "ineligible": 0, "needs_review": 0});
+    let whole = json!({"user_id": "usr_1", "connection_id": "conn_1", "job_id": "job_1", "accepted": 1,
+                       "duplicates_updated": 0, "counts": counts});
+    assert!(ingested.is_valid(&whole), "{whole}");
+    let mut extra = whole.clone();
+    extra["surprise"] = json!(true);
+    assert!(!ingested.is_valid(&extra));
+}
+
+#[tokio::test]
+async fn the_events_sail_sends_match_their_schemas_in_the_document() {
+    // Push, sync, break and repair a connection (a failed sign-in first),
+    // and attach an unreadable and a readable receipt: eight event types,
+    // each then checked, as `GET /events` returns it, against the `Event`
+    // schema (whose `data` is one of the data schemas) and its webhook's
+    // data schema.
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses,ingest,connections,benefit_account").await;
+    let user = app.create_user(&key, "event-schemas").await;
+    let connection = app.external_connection(&key, &user).await;
+    let expenses =
+        crate::receipts::push(&app, &key, &user, &connection, &[("CVS/PHARMACY #04562", 2310, "2026-11-01")]).await;
+    let expense = expenses[0]["id"].as_str().unwrap().to_string();
+    app.sandbox_connection(&key, json!({"user_id": user, "type": "card"})).await;
+    let broken = app.sandbox_connection(&key, json!({"user_id": user, "type": "card", "username": "user_error"})).await;
+    let broken_id = broken["id"].as_str().unwrap();
+    let session = crate::hosted_sessions::create(
+        &app,
+        &key,
+        json!({"user_id": user, "flow": "reconnect", "options": {"connection_id": broken_id}}),
+    )
+    .await;
+    assert_eq!(session.status, 201, "{}", session.body);
+    let url = session.body["url"].as_str().unwrap().to_string();
+    let mut browser = crate::hosted_sessions::Browser::new();
+    let (_, login) = browser.get(&url).await;
+    let csrf = crate::hosted_sessions::hidden(&login, "csrf");
+    let form = |password| [("csrf", csrf.as_str()), ("username", "user_good"), ("password", password)];
+    browser.post_form(&format!("{url}/login"), &form("wrong")).await;
+    let (status, done) = browser.post_form(&format!("{url}/login"), &form("pass_good")).await;
+    assert_eq!(status, 200, "{done}");
+    let unreadable = crate::receipts::upload(&app, &key, &user, &expense, "note.txt", b"hello".to_vec()).await;
+    let unreadable = unreadable.body["id"].as_str().unwrap().to_string();
+    crate::receipts::wait_read(&app, &key, &user, &expense, &unreadable).await;
+    let text = "CVS/pharmacy #04562\n11/01/2026\nIBUPROFEN 200MG 50CT   23.10\nTOTAL   23.10\n";
+    let readable = crate::receipts::upload(&app, &key, &user, &expense, "cvs.txt", text.as_bytes().to_vec()).await;
+    let readable = readable.body["id"].as_str().unwrap().to_string();
+    crate::receipts::wait_read(&app, &key, &user, &expense, &readable).await;
+
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let event_schema = document_schema(&document, "Event");
+    let events = app.get(&key, "/events?limit=100").await.body;
+    let mut seen = std::collections::BTreeSet::new();
+    for event in events["data"].as_array().unwrap() {
+        let kind = event["type"].as_str().unwrap();
+        let errors: Vec<String> = event_schema.iter_errors(event).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{kind}: {errors:?} in {event}");
+        let data = document["webhooks"][kind]["post"]["requestBody"]["content"]["application/json"]["schema"]
+            ["properties"]["data"]["$ref"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no webhook for {kind}"));
+        let data_schema = document_schema(&document, data.rsplit('/').next().unwrap());
+        let errors: Vec<String> = data_schema.iter_errors(&event["data"]).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{kind}: {errors:?} in {}", event["data"]);
+        seen.insert(kind.to_string());
+    }
+    let expected = [
+        "connection.error",
+        "connection.recovered",
+        "connection.synced",
+        "expense.readjudicated",
+        "hosted_session.completed",
+        "hosted_session.login_failed",
+        "receipt.unreadable",
+        "transactions.ingested",
+    ];
+    let missing: Vec<&&str> = expected.iter().filter(|t| !seen.contains(**t)).collect();
+    assert!(missing.is_empty(), "no event of {missing:?} (saw {seen:?})");
+}

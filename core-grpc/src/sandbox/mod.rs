@@ -19,11 +19,11 @@ use crate::crypto::{Keyring, columns};
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::events::EventType;
 use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
 use crate::users;
+use sail_api::pb;
 use sail_engine::Engine;
 
 /// The sandbox card issuers (there is no real issuer to reach from here).
@@ -262,22 +262,17 @@ async fn sync_connection(
         errored.error_recoverable = Set(Some(true));
         errored.updated_at = Set(now);
         let errored = errored.update(&**txn).await?;
-        outbox::record(
-            txn,
-            &errored.partner_id,
-            EventType::ConnectionError,
-            serde_json::json!({
-                "connection_id": errored.id,
-                "user_id": errored.user_id,
-                "type": errored.r#type,
-                "error": {
-                    "code": errored.error_code,
-                    "message": errored.error_message,
-                    "recoverable": errored.error_recoverable,
-                },
+        let data = pb::ConnectionErrorData {
+            connection_id: errored.id.clone(),
+            user_id: errored.user_id.clone(),
+            r#type: errored.r#type.as_str().to_string(),
+            error: Some(pb::EventConnectionError {
+                code: errored.error_code.clone().unwrap_or_default(),
+                message: errored.error_message.clone().unwrap_or_default(),
+                recoverable: errored.error_recoverable.unwrap_or(false),
             }),
-        )
-        .await?;
+        };
+        outbox::record(txn, &errored.partner_id, &data).await?;
         return Ok(0);
     }
 
@@ -339,22 +334,17 @@ async fn sync_connection(
     let synced = synced.update(&**txn).await?;
     // Announced like a push, with the same counts, so a partner learns
     // without polling that expenses (or accounts) are ready.
-    outbox::record(
-        txn,
-        &synced.partner_id,
-        EventType::ConnectionSynced,
-        serde_json::json!({
-            "user_id": synced.user_id,
-            "connection_id": synced.id,
-            "type": synced.r#type,
-            "job_id": job_id,
-            "accepted": counts.total(),
-            "duplicates_updated": 0,
-            "counts": counts,
-            "accounts": accounts,
-        }),
-    )
-    .await?;
+    let data = pb::ConnectionSyncedData {
+        user_id: synced.user_id.clone(),
+        connection_id: synced.id.clone(),
+        r#type: synced.r#type.as_str().to_string(),
+        job_id: job_id.to_string(),
+        accepted: counts.total().into(),
+        duplicates_updated: 0,
+        counts: Some(counts.into()),
+        accounts: accounts.into(),
+    };
+    outbox::record(txn, &synced.partner_id, &data).await?;
     Ok(counts.total() as i32 + accounts as i32)
 }
 
