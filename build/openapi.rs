@@ -383,7 +383,7 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
     let mut operation = json!({
         "operationId": method.name,
         "tags": [method.service],
-        "summary": first_sentence(if method.comment.is_empty() { &method.name } else { &method.comment }),
+        "summary": first_sentence(&method.comment),
         "description": description,
         "security": security,
         "x-sail-grpc-method": method.grpc_path(),
@@ -496,6 +496,12 @@ fn webhooks(
 }
 
 pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Result<String, String> {
+    // An operation is named by its comment's first sentence: a method
+    // without one would show partners its RPC name.
+    let bare: Vec<String> = ops.iter().filter(|o| o.method.comment.is_empty()).map(|o| o.method.grpc_path()).collect();
+    if !bare.is_empty() {
+        return Err(format!("methods without a comment to name them by: {}", bare.join(", ")));
+    }
     let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
     for op in ops {
         paths.entry(op.path.clone()).or_default().insert(op.verb.to_ascii_lowercase(), operation(api, op)?);

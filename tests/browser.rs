@@ -684,3 +684,41 @@ async fn only_registered_origins_frame_only_modal_sessions() {
     assert_eq!(sessions["data"].as_array().map(Vec::len), Some(0), "{sessions}");
     client.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_api_reference_reads_at_desktop_and_phone_width() {
+    // The page partners read first: no sideways scroll at 1280 or 375
+    // pixels, no serious accessibility finding (axe) at either, Markdown
+    // rendered, operations named by their summaries, the control-character
+    // pattern said in words, and the webhooks listed.
+    let Some(axe_js) = axe_source() else {
+        return cannot_run("axe-core is not installed (npm install --prefix target/axe axe-core@4.10)");
+    };
+    let Some((_driver, client)) = browser().await else {
+        return cannot_run("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+    };
+    let app = TestApp::spawn().await;
+    client.set_window_size(1280, 900).await.unwrap();
+    client.goto(&app.url("/docs")).await.unwrap();
+    let width: Value =
+        client.execute("return [document.documentElement.scrollWidth, window.innerWidth];", vec![]).await.unwrap();
+    let (scroll, inner) = (width[0].as_u64().unwrap(), width[1].as_u64().unwrap());
+    assert!(scroll <= inner, "the reference scrolls sideways at desktop width: {scroll} > {inner}");
+    inspect(&client, &axe_js, "api-reference").await;
+    let shown = body_text(&client).await;
+    assert!(!shown.contains('`'), "backticks shown as text");
+    assert!(!shown.contains(r"\x00"), "the control-character pattern is shown");
+    assert!(shown.contains("no control characters"));
+    assert!(shown.contains("Webhooks") && shown.contains("transactions.ingested"));
+    let links: Value = client
+        .execute("return Array.from(document.querySelectorAll('nav li a:not([href^=\"#schema-\"])')).map(a => a.textContent);", vec![])
+        .await
+        .unwrap();
+    let camel = links.as_array().unwrap().iter().filter_map(Value::as_str).find(|t| {
+        !t.contains(' ')
+            && t.chars().next().is_some_and(char::is_uppercase)
+            && t.chars().skip(1).any(char::is_uppercase)
+    });
+    assert_eq!(camel, None, "an operation is named by its RPC name, not a summary");
+    client.close().await.unwrap();
+}

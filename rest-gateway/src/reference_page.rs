@@ -45,6 +45,16 @@ struct Section {
 }
 
 #[derive(Serialize)]
+struct Webhook {
+    anchor: String,
+    event: String,
+    summary: String,
+    description: String,
+    headers: Vec<Field>,
+    data_schema: String,
+}
+
+#[derive(Serialize)]
 struct Schema {
     name: String,
     description: String,
@@ -54,6 +64,30 @@ struct Schema {
 fn text(value: &Value) -> String {
     value.as_str().unwrap_or_default().to_string()
 }
+
+/// A description as HTML: descriptions are Markdown (`code`, lists,
+/// paragraphs). Raw HTML in them is shown as text, never as markup.
+fn markdown(source: &str) -> String {
+    use pulldown_cmark::{Event, Parser, html};
+    let events = Parser::new(source).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        other => other,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}
+
+/// One line of Markdown (a summary) as inline HTML, without a paragraph.
+fn inline_markdown(source: &str) -> String {
+    let html = markdown(source);
+    let trimmed = html.trim();
+    trimmed.strip_prefix("<p>").and_then(|rest| rest.strip_suffix("</p>")).unwrap_or(trimmed).to_string()
+}
+
+/// The pattern every request string carries (no control characters): an
+/// implementation detail, said in words on the page.
+const PLAIN_TEXT_PATTERN: &str = sail_api::required::PLAIN_TEXT_PATTERN;
 
 fn ref_name(value: &Value) -> Option<String> {
     value.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next()).map(str::to_string)
@@ -89,16 +123,20 @@ fn describe(schema: &Value) -> (String, Option<String>) {
 fn rules(schema: &Value) -> String {
     let target = schema.get("items").unwrap_or(schema);
     let mut out = Vec::new();
-    for (key, label) in [
-        ("minLength", "min length"),
-        ("maxLength", "max length"),
-        ("minimum", "min"),
-        ("maximum", "max"),
-        ("pattern", "pattern"),
-    ] {
+    for (key, label) in
+        [("minLength", "min length"), ("maxLength", "max length"), ("minimum", "min"), ("maximum", "max")]
+    {
         if let Some(value) = target.get(key) {
             out.push(format!("{label} {}", value.as_str().map(str::to_string).unwrap_or_else(|| value.to_string())));
         }
+    }
+    match target.get("pattern").and_then(Value::as_str) {
+        Some(PLAIN_TEXT_PATTERN) => out.push("no control characters".to_string()),
+        Some(pattern) => out.push(format!("matches {pattern}")),
+        None => {}
+    }
+    if target.get("x-case-insensitive").is_some_and(|v| v == true) {
+        out.push("upper or lower case".to_string());
     }
     for (key, label) in [("minItems", "min items"), ("maxItems", "max items")] {
         if let Some(value) = schema.get(key) {
@@ -121,7 +159,7 @@ fn field(name: &str, schema: &Value, required: bool) -> Field {
         kind,
         link,
         required,
-        description: text(&schema["description"]),
+        description: markdown(&text(&schema["description"])),
         values,
         rules: rules(schema),
     }
@@ -141,7 +179,11 @@ fn render(document: &Value) -> Result<String, String> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|tag| Section { name: text(&tag["name"]), description: text(&tag["description"]), operations: Vec::new() })
+        .map(|tag| Section {
+            name: text(&tag["name"]),
+            description: markdown(&text(&tag["description"])),
+            operations: Vec::new(),
+        })
         .collect();
     for (path, item) in document["paths"].as_object().into_iter().flatten() {
         for (method, op) in item.as_object().into_iter().flatten() {
@@ -151,7 +193,7 @@ fn render(document: &Value) -> Result<String, String> {
                 .flatten()
                 .map(|p| {
                     let mut f = field(&text(&p["name"]), &p["schema"], p["required"].as_bool().unwrap_or(false));
-                    f.description = format!("{} ({})", text(&p["description"]), text(&p["in"]));
+                    f.description = markdown(&format!("{} ({})", text(&p["description"]), text(&p["in"])));
                     f
                 })
                 .collect();
@@ -171,8 +213,8 @@ fn render(document: &Value) -> Result<String, String> {
                 anchor: text(&op["operationId"]),
                 method: method.to_ascii_uppercase(),
                 path: path.clone(),
-                summary: text(&op["summary"]),
-                description: text(&op["description"]),
+                summary: inline_markdown(&text(&op["summary"])),
+                description: markdown(&text(&op["description"])),
                 parameters,
                 body: ref_name(&body_content["schema"]),
                 example: body_content.get("example").and_then(|e| serde_json::to_string_pretty(e).ok()),
@@ -187,13 +229,39 @@ fn render(document: &Value) -> Result<String, String> {
             }
         }
     }
+    let webhooks: Vec<Webhook> = document["webhooks"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(event, item)| {
+            let post = &item["post"];
+            let data = &post["requestBody"]["content"]["application/json"]["schema"]["properties"]["data"];
+            Webhook {
+                anchor: format!("webhook-{}", event.replace('.', "-")),
+                event: event.clone(),
+                summary: inline_markdown(&text(&post["summary"])),
+                description: markdown(&text(&post["description"])),
+                headers: post["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|p| {
+                        let mut f = field(&text(&p["name"]), &p["schema"], true);
+                        f.description = markdown(&text(&p["description"]));
+                        f
+                    })
+                    .collect(),
+                data_schema: ref_name(data).unwrap_or_default(),
+            }
+        })
+        .collect();
     let schemas: Vec<Schema> = document["components"]["schemas"]
         .as_object()
         .into_iter()
         .flatten()
         .map(|(name, schema)| Schema {
             name: name.clone(),
-            description: text(&schema["description"]),
+            description: markdown(&text(&schema["description"])),
             fields: schema_fields(schema),
         })
         .collect();
@@ -204,8 +272,9 @@ fn render(document: &Value) -> Result<String, String> {
         .render(minijinja::context! {
             title => text(&document["info"]["title"]),
             version => text(&document["info"]["version"]),
-            intro => text(&document["info"]["description"]),
+            intro => markdown(&text(&document["info"]["description"])),
             sections => sections,
+            webhooks => webhooks,
             schemas => schemas,
         })
         .map_err(|e| e.to_string())
@@ -240,5 +309,25 @@ mod tests {
         for remote in ["src=\"http", "href=\"http", "url(http", "@import"] {
             assert!(!html.contains(remote), "no network assets: {remote}");
         }
+    }
+
+    #[test]
+    fn descriptions_are_markdown_rules_are_words_and_webhooks_are_listed() {
+        let document: serde_json::Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+        let html = super::render(&document).unwrap();
+        assert!(!html.contains('`'), "Markdown code spans are rendered, not shown as backticks");
+        assert!(html.contains("<code>Idempotency-Key</code>") || html.contains("<code>"), "code spans become <code>");
+        assert!(!html.contains(r"\x00"), "the control-character pattern is said in words");
+        assert!(html.contains("no control characters"));
+        for event in document["webhooks"].as_object().unwrap().keys() {
+            assert!(html.contains(&format!("id=\"webhook-{}\"", event.replace('.', "-"))), "{event}");
+        }
+        // Every operation is named by its summary in the navigation.
+        for route in sail_api::rest::ROUTES {
+            let name = route.operation.rsplit('/').next().unwrap();
+            assert!(!html.contains(&format!(">{name}</a>")), "{name} is named by its RPC name");
+        }
+        // Raw HTML in a description is shown as text.
+        assert_eq!(super::markdown("a <b>bold</b> `x`").trim(), "<p>a &lt;b&gt;bold&lt;/b&gt; <code>x</code></p>");
     }
 }
