@@ -115,8 +115,16 @@ async fn a_pharmacy_receipt_clears_a_needs_review_expense() {
     assert_eq!(read["eligible_amount"], 24.98);
     assert_eq!(
         read["line_items"][0],
-        json!({"description": "CETIRIZINE 10MG 30CT", "amount": 15.99, "status": "eligible", "reason": "otc_medicine"})
+        json!({"description": "CETIRIZINE 10MG 30CT", "amount": 15.99, "status": "eligible",
+               "category": "otc_medicine", "reason": "otc_medicine"})
     );
+    // One name for one meaning: a receipt line's `category` is what the
+    // expense's item of the same line calls its `category`.
+    let decided = app.get(&key, &format!("/users/{user_id}/expenses/{expense_id}")).await.body;
+    let categories = |lines: &Value| -> Vec<String> {
+        lines.as_array().unwrap().iter().map(|l| l["category"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(categories(&read["line_items"]), categories(&decided["items"]), "{read} vs {decided}");
     assert!(read["reason"].is_null());
 
     let expense = app.get(&key, &format!("/users/{user_id}/expenses/{expense_id}")).await;

@@ -83,6 +83,7 @@ pub fn receipt_to_pb(r: receipt::Model) -> Result<pb::Receipt, crate::CoreError>
                 description: l.description,
                 amount: to_major(l.amount_minor),
                 status: l.status,
+                category: l.reason.clone(),
                 reason: l.reason,
             })
             .collect(),
