@@ -2,29 +2,40 @@
 //! derives from the same descriptors everything that would otherwise be
 //! written twice:
 //!
-//! - `access_rules.rs`: each method's `(sail.v1.access)` option, the table the
-//!   core enforces; a sail.v1 method without one fails the build;
+//! - `access_rules.rs`: each method's `(sail.v1.access)` and
+//!   `(sail.v1.idempotent)` options, the table the core's layers enforce; a
+//!   sail.v1 method without an access rule, or a POST that is not
+//!   idempotent, fails the build;
 //! - `rest_routes.rs`: each method's `google.api.http` mapping and
 //!   `(sail.v1.rest)` option, the routes and request decoding of the gateway;
 //! - `required_fields.rs`: each request message's `REQUIRED` fields, checked
 //!   by the core;
 //! - `plain_text.rs`: every string a request can carry, checked by the core
 //!   for control characters;
+//! - `error_codes.rs`: the error vocabulary of `proto/sail/v1/error_codes.csv`,
+//!   the one place a code, its statuses and its meaning are declared;
 //! - `openapi.json`: the OpenAPI 3.1 document of those routes.
 //!
 //! The descriptor mirror lives in `build/descriptor.rs`, the generators in
 //! `build/rest.rs` and `build/openapi.rs`.
 
+#[path = "build/access.rs"]
+mod access;
 #[path = "build/descriptor.rs"]
 mod descriptor;
+#[path = "build/errors.rs"]
+mod errors;
 #[path = "build/openapi.rs"]
 mod openapi;
+#[path = "build/print.rs"]
+mod print;
 #[path = "build/rest.rs"]
 mod rest;
 
 use std::{env, fs, path::PathBuf};
 
 use descriptor::Api;
+use print::pretty;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
@@ -39,11 +50,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     protos.push(PathBuf::from("proto/google/rpc/error_details.proto"));
 
     let well_known = protoc_bin_vendored::include_path()?;
-    // A fresh machine has no protoc: use the vendored one. SAFETY: build
-    // scripts are single-threaded; nothing else reads the environment now.
-    unsafe { env::set_var("PROTOC", protoc_bin_vendored::protoc_bin_path()?) };
+    let includes = [PathBuf::from("proto"), well_known];
+    // A fresh machine has no protoc: use the vendored one. The descriptors
+    // are compiled first, on their own, because the Rust the messages
+    // compile to follows options read from them.
+    let protoc = protoc_bin_vendored::protoc_bin_path()?;
+    let status = std::process::Command::new(&protoc)
+        .arg("--include_imports")
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", descriptor_path.display()))
+        .args(includes.iter().map(|dir| format!("--proto_path={}", dir.display())))
+        .args(&protos)
+        .status()?;
+    if !status.success() {
+        return Err(format!("protoc failed: {status}").into());
+    }
+    let api = Api::decode(&fs::read(&descriptor_path)?)?;
+
     let mut config = tonic_prost_build::configure()
         .file_descriptor_set_path(&descriptor_path)
+        .skip_protoc_run()
         // Messages are the REST JSON shapes: field names are the contract's
         // snake_case names, optional fields are null. Requests decode
         // straight into them: unknown fields are refused, absent fields take
@@ -52,75 +78,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .type_attribute(
             ".sail.v1",
             "#[derive(serde::Serialize, serde::Deserialize)]\n#[serde(default, deny_unknown_fields)]",
-        )
-        // Event data is JSON text on the wire of gRPC, a JSON object in REST.
-        // The one integer a JSON body carries: `1.0` is an integer to JSON
-        // Schema, so it is one here too.
-        .field_attribute(
-            ".sail.v1.CreateUserTokenRequest.ttl_seconds",
-            "#[serde(deserialize_with = \"crate::json::optional_whole_number\")]",
-        )
-        // An upload's file travels in the gateway's JSON object as base64.
-        .field_attribute(".sail.v1.CreateReceiptRequest.file", "#[serde(with = \"crate::json::base64_bytes\")]")
-        .field_attribute(
-            ".sail.v1.Event.data",
-            "#[serde(serialize_with = \"crate::json::raw\", deserialize_with = \"crate::json::raw_text\")]",
         );
-    // The Account resource: `balance` is present only when the connection has the
-    // benefit_account product, so it is left out rather than null; a
-    // webhook secret is shown once and absent from every other response.
-    for field in openapi::SKIPPED_WHEN_EMPTY {
-        config = config.field_attribute(field, "#[serde(skip_serializing_if = \"Option::is_none\")]");
+    // How a field's JSON differs from serde's default, as its options in
+    // proto/ declare (proto/sail/v1/rest.proto, `FieldRule`).
+    for (path, attribute) in rest::serde_attributes(&api)? {
+        config = config.field_attribute(path, attribute);
     }
-    config.compile_protos(&protos, &[PathBuf::from("proto"), well_known])?;
+    config.compile_protos(&protos, &includes)?;
 
-    let api = Api::decode(&fs::read(&descriptor_path)?)?;
-    fs::write(out_dir.join("access_rules.rs"), access_table(&api)?)?;
+    fs::write(out_dir.join("access_rules.rs"), pretty(access::generate(&api)?)?)?;
     let operations = rest::operations(&api)?;
-    fs::write(out_dir.join("rest_routes.rs"), rest::generate(&operations))?;
-    fs::write(out_dir.join("required_fields.rs"), rest::generate_required(&api)?)?;
-    fs::write(out_dir.join("plain_text.rs"), rest::generate_plain_text(&api)?)?;
-    let errors = openapi::ErrorCodes::read(&fs::read_to_string("src/errors.rs")?)?;
+    fs::write(out_dir.join("rest_routes.rs"), pretty(rest::generate(&operations))?)?;
+    fs::write(out_dir.join("required_fields.rs"), pretty(rest::generate_required(&api)?)?)?;
+    fs::write(out_dir.join("plain_text.rs"), pretty(rest::generate_plain_text(&api)?)?)?;
+    let errors = errors::ErrorCodes::read(&fs::read_to_string("proto/sail/v1/error_codes.csv")?)?;
+    fs::write(out_dir.join("error_codes.rs"), pretty(errors.generate())?)?;
     fs::write(out_dir.join("openapi.json"), openapi::document(&api, &operations, &errors)?)?;
 
     // Without this, printing any rerun-if line would hide .proto edits.
     println!("cargo:rerun-if-changed=proto");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
-    println!("cargo:rerun-if-changed=src/errors.rs");
     Ok(())
-}
-
-fn access_table(api: &Api) -> Result<String, Box<dyn std::error::Error>> {
-    let missing: Vec<String> =
-        api.methods.iter().filter(|m| m.options.access.is_none()).map(|m| m.grpc_path()).collect();
-    if !missing.is_empty() {
-        return Err(format!("methods without a (sail.v1.access) option: {}", missing.join(", ")).into());
-    }
-    let mut out = String::from(
-        "/// Generated by build.rs from the `(sail.v1.access)` option of every sail.v1 method.\n\
-         pub fn access_rule(path: &str) -> Option<&'static AccessRule> {\n    match path {\n",
-    );
-    for method in &api.methods {
-        let rule = method.options.access.clone().unwrap_or_default();
-        let scopes: Vec<String> = rule.any_key_scope.iter().map(|s| format!("{s:?}")).collect();
-        let token_scope = if rule.user_token_scope.is_empty() {
-            "None".to_string()
-        } else {
-            format!("Some({:?})", rule.user_token_scope)
-        };
-        out.push_str(&format!(
-            "        {:?} => Some(&AccessRule {{ public: {}, any_key_scope: &[{}], token_admin: {}, user_token_scope: {token_scope} }}),\n",
-            method.grpc_path(),
-            rule.public,
-            scopes.join(", "),
-            rule.token_admin,
-        ));
-    }
-    out.push_str("        _ => None,\n    }\n}\n\n/// Every sail.v1 method path that declares an access rule.\npub const METHOD_PATHS: &[&str] = &[\n");
-    for method in &api.methods {
-        out.push_str(&format!("    {:?},\n", method.grpc_path()));
-    }
-    out.push_str("];\n");
-    Ok(out)
 }

@@ -132,6 +132,14 @@ pub struct FieldRule {
     pub multiple_of: Option<f64>,
     #[prost(bool, tag = "13")]
     pub lower_case_too: bool,
+    #[prost(bool, tag = "14")]
+    pub shown_once: bool,
+    #[prost(bool, tag = "15")]
+    pub omitted_when_absent: bool,
+    #[prost(bool, tag = "16")]
+    pub json_object: bool,
+    #[prost(bool, tag = "17")]
+    pub whole_number: bool,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -162,6 +170,9 @@ pub struct MethodOptions {
     pub rest: Option<RestRule>,
     #[prost(message, optional, tag = "72295728")]
     pub http: Option<HttpRule>,
+    /// `(sail.v1.idempotent)` (proto/sail/v1/access.proto).
+    #[prost(bool, tag = "51005")]
+    pub idempotent: bool,
 }
 
 /// `sail.v1.AccessRule` (proto/sail/v1/access.proto).
@@ -242,6 +253,11 @@ impl Method {
     /// `/sail.v1.Users/CreateUser`.
     pub fn grpc_path(&self) -> String {
         format!("/sail.v1.{}/{}", self.service, self.name)
+    }
+
+    /// The HTTP verb of its REST mapping, if it has one.
+    pub fn verb(&self) -> Option<&'static str> {
+        self.options.http.as_ref().and_then(HttpRule::pattern).map(|(verb, _)| verb)
     }
 }
 
@@ -325,6 +341,20 @@ impl Api {
             .collect();
         events.sort_unstable();
         events
+    }
+
+    /// Every field of every sail.v1 message with the rule it declares, as
+    /// `(.sail.v1.Message.field, field)`, sorted, for the options that
+    /// change how a field is encoded.
+    pub fn sail_fields(&self) -> Vec<(String, &FieldDescriptorProto)> {
+        let mut fields: Vec<(String, &FieldDescriptorProto)> = self
+            .messages
+            .iter()
+            .filter(|(name, _)| name.starts_with(".sail.v1."))
+            .flat_map(|(name, info)| info.fields.iter().map(move |(f, _)| (format!("{name}.{}", f.name()), f)))
+            .collect();
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        fields
     }
 
     pub fn message(&self, full_name: &str) -> Result<&MessageInfo, String> {

@@ -11,46 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use crate::descriptor::{Api, FieldDescriptorProto, field_type, short_name};
+use crate::errors::ErrorCodes;
 use crate::rest::{BASE, RestOperation};
-
-/// Fields left out of a response when empty, rather than sent as null
-/// (kept in step with the `skip_serializing_if` attributes in build.rs).
-pub const SKIPPED_WHEN_EMPTY: &[&str] = &[
-    ".sail.v1.Account.balance",
-    ".sail.v1.AccountDetail.balance",
-    ".sail.v1.WebhookEndpoint.secret",
-    ".sail.v1.TransactionsIngestedData.failed",
-];
-/// Fields holding JSON text in gRPC and a JSON object in REST.
-pub const JSON_OBJECTS: &[&str] = &[".sail.v1.Event.data"];
-
-/// The error codes and their statuses, read from `src/errors.rs` so the
-/// document lists exactly the codes the service can send.
-pub struct ErrorCodes(pub Vec<(String, u16)>);
-
-impl ErrorCodes {
-    /// Parses the `error_codes!` table of `src/errors.rs`.
-    pub fn read(source: &str) -> Result<ErrorCodes, String> {
-        let start = source.find("error_codes! {").ok_or("src/errors.rs has no error_codes! table")?;
-        let table = &source[start..];
-        let table = &table[..table.find('}').ok_or("unterminated error_codes! table")?];
-        let mut codes = Vec::new();
-        for line in table.lines().filter(|l| l.contains("=>")) {
-            let wire = line.split('"').nth(1).ok_or_else(|| format!("no wire code in {line}"))?;
-            let status = line
-                .split(',')
-                .nth(1)
-                .and_then(|s| s.trim().parse::<u16>().ok())
-                .ok_or_else(|| format!("no status in {line}"))?;
-            codes.push((wire.to_string(), status));
-        }
-        Ok(ErrorCodes(codes))
-    }
-
-    fn for_status(&self, status: u16) -> Vec<&str> {
-        self.0.iter().filter(|(_, s)| *s == status).map(|(c, _)| c.as_str()).collect()
-    }
-}
 
 const STATUS_TEXT: &[(u16, &str)] = &[
     (400, "The request is malformed or invalid; `param` names the field."),
@@ -82,7 +44,7 @@ fn field_schema(owner: &str, field: &FieldDescriptorProto, nullable: bool) -> Re
     let rule = field.rule();
     let mut scalar = Map::new();
     match field.kind() {
-        field_type::STRING if JSON_OBJECTS.contains(&at.as_str()) => {
+        field_type::STRING if rule.json_object => {
             scalar.insert("type".into(), json!("object"));
         }
         field_type::STRING => {
@@ -240,8 +202,7 @@ fn message_schema(api: &Api, full_name: &str, request: bool, path_bound: &[Strin
         if path_bound.iter().any(|p| p == field.name()) {
             continue;
         }
-        let at = format!("{full_name}.{}", field.name());
-        let skipped = SKIPPED_WHEN_EMPTY.contains(&at.as_str());
+        let skipped = field.rule().omitted_when_absent;
         // Requests take null for any singular message or optional field;
         // responses send null only for proto3 `optional` fields.
         let nullable = !field.is_repeated()
@@ -344,7 +305,7 @@ fn operation(api: &Api, op: &RestOperation<'_>) -> Result<Value, String> {
         }
         parameters.push(parameter);
     }
-    if op.verb == "POST" {
+    if method.options.idempotent {
         parameters.push(json!({
             "name": "Idempotency-Key", "in": "header", "required": false,
             "description": "Makes a retry safe for 24 hours: the same key with the same request replays the first response; with another request it is `409 idempotency_key_reused`.",
@@ -534,7 +495,7 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
         "description": "The event's data: the object of its type (the `webhooks` section lists each).",
         "oneOf": event_data,
     });
-    let all_codes: Vec<&str> = errors.0.iter().map(|(c, _)| c.as_str()).collect();
+    let all_codes: Vec<&str> = errors.0.iter().map(|row| row.code.as_str()).collect();
     schemas.insert(
         "Error".into(),
         json!({

@@ -3,7 +3,8 @@
 //! as `google.rpc` details (`ErrorInfo` with the upper-case reason in domain
 //! `sail.v1`, plus a `BadRequest` field violation for `invalid_request`).
 //! The core encodes with [`ErrorDetail::into_status`]; the gateway decodes with
-//! [`ErrorDetail::from_status`]. Both sides share this one table.
+//! [`ErrorDetail::from_status`]. Both sides share this one table, declared
+//! in `proto/sail/v1/error_codes.csv`, which the OpenAPI document reads too.
 
 use std::collections::HashMap;
 
@@ -13,55 +14,9 @@ use tonic_types::{ErrorDetails, StatusExt};
 /// `ErrorInfo.domain` of every Sail error.
 pub const ERROR_DOMAIN: &str = "sail.v1";
 
-macro_rules! error_codes {
-    ($($variant:ident => $wire:literal, $http:literal, $grpc:ident;)*) => {
-        /// A machine-readable error code that clients match on.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum ErrorCode { $($variant,)* }
-
-        impl ErrorCode {
-            /// Every code, for exhaustive tests.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
-
-            /// The wire form in the REST envelope, e.g. `insufficient_key_scope`.
-            pub fn as_str(self) -> &'static str {
-                match self { $(ErrorCode::$variant => $wire,)* }
-            }
-
-            /// The HTTP status docs/contract.md#errors assigns to this code.
-            pub fn http_status(self) -> u16 {
-                match self { $(ErrorCode::$variant => $http,)* }
-            }
-
-            /// The gRPC code that follows the HTTP status.
-            pub fn grpc_code(self) -> Code {
-                match self { $(ErrorCode::$variant => Code::$grpc,)* }
-            }
-        }
-    };
-}
-
-error_codes! {
-    InvalidRequest => "invalid_request", 400, InvalidArgument;
-    InvalidApiKey => "invalid_api_key", 401, Unauthenticated;
-    UserTokenRequired => "user_token_required", 401, Unauthenticated;
-    UserTokenExpired => "user_token_expired", 401, Unauthenticated;
-    InvalidUserToken => "invalid_user_token", 401, Unauthenticated;
-    InsufficientKeyScope => "insufficient_key_scope", 403, PermissionDenied;
-    InsufficientTokenScope => "insufficient_token_scope", 403, PermissionDenied;
-    TokenScopeMismatch => "token_scope_mismatch", 403, PermissionDenied;
-    InvalidKeyConfiguration => "invalid_key_configuration", 403, PermissionDenied;
-    ProductNotEnabled => "product_not_enabled", 403, PermissionDenied;
-    NotFound => "not_found", 404, NotFound;
-    ConnectionNotReconnectable => "connection_not_reconnectable", 409, FailedPrecondition;
-    ConnectionNotExternal => "connection_not_external", 409, FailedPrecondition;
-    UserAlreadyExists => "user_already_exists", 409, AlreadyExists;
-    IdempotencyKeyReused => "idempotency_key_reused", 409, AlreadyExists;
-    RequestTooLarge => "request_too_large", 413, ResourceExhausted;
-    RateLimited => "rate_limited", 429, ResourceExhausted;
-    InternalError => "internal_error", 500, Internal;
-    ServiceUnavailable => "service_unavailable", 503, Unavailable;
-}
+// `ErrorCode` with `ALL`, `as_str`, `http_status` and `grpc_code`, generated
+// by build.rs from proto/sail/v1/error_codes.csv.
+include!(concat!(env!("OUT_DIR"), "/error_codes.rs"));
 
 impl ErrorCode {
     /// The AIP-193 `ErrorInfo.reason`: the code in upper case.

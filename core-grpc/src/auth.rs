@@ -450,14 +450,27 @@ mod tests {
 
     #[test]
     fn scope_rules() {
-        let any_data = AccessRule { public: false, any_key_scope: &[], token_admin: false, user_token_scope: None };
+        let any_data = AccessRule {
+            public: false,
+            any_key_scope: &[],
+            token_admin: false,
+            user_token_scope: None,
+            idempotent: false,
+        };
         let connections = AccessRule {
             public: false,
             any_key_scope: &["connections", "expenses"],
             token_admin: false,
             user_token_scope: None,
+            idempotent: false,
         };
-        let tokens = AccessRule { public: false, any_key_scope: &[], token_admin: true, user_token_scope: None };
+        let tokens = AccessRule {
+            public: false,
+            any_key_scope: &[],
+            token_admin: true,
+            user_token_scope: None,
+            idempotent: false,
+        };
         assert!(check_scope(&caller("ingest"), &any_data).is_ok());
         assert!(check_scope(&caller("token_admin"), &any_data).is_err());
         assert!(check_scope(&caller("expenses"), &connections).is_ok());

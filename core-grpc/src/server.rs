@@ -40,7 +40,8 @@ use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::Webhoo
 /// a request id (the caller's `request-id`, or one made here, echoed back)
 /// on every log line the call causes; one log line per call, at a level
 /// that follows the outcome; then authentication, rate limits and scopes
-/// (`auth`). In process, the gateway's span (with the same request id) is
+/// (`auth`); then `Idempotency-Key` for the methods proto declares
+/// idempotent (`idempotency`). In process, the gateway's span (with the same request id) is
 /// already open and its one line per request already logged, so the core
 /// adds no span of its own and logs only its failures (at ERROR), keeping
 /// one line per request. A macro, because the layers' types (closures
@@ -80,6 +81,7 @@ macro_rules! call_layers {
                 $core.keys.clone(),
                 $core.address_limits.clone(),
             )))
+            .layer(crate::idempotency::IdempotencyLayer::new($core.clone()))
     }};
 }
 

@@ -112,3 +112,87 @@ async fn a_retried_receipt_upload_is_one_receipt_and_one_reading() {
     let other = Reply::from(upload("other.txt", "rcpt-1").send().await.unwrap()).await;
     other.assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
 }
+
+#[tokio::test]
+async fn every_post_in_the_document_honours_the_key() {
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let mut posts = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        let Some(post) = item.get("post") else { continue };
+        posts += 1;
+        let method = post["x-sail-grpc-method"].as_str().unwrap();
+        let rule = sail_api::access::access_rule(method).unwrap_or_else(|| panic!("{path}: no rule for {method}"));
+        assert!(rule.idempotent, "POST {path} ({method}) is not in the idempotency table");
+        let parameters = post["parameters"].as_array().unwrap();
+        assert!(
+            parameters.iter().any(|p| p["name"] == "Idempotency-Key" && p["in"] == "header"),
+            "POST {path} does not document Idempotency-Key"
+        );
+    }
+    assert!(posts >= 9, "the document's POSTs were found ({posts})");
+}
+
+/// A gRPC caller's retry is replayed by the same layer as a REST caller's:
+/// the same receipt, nothing stored or queued twice.
+#[tokio::test]
+async fn a_retried_grpc_receipt_upload_is_one_receipt() {
+    use entities::receipt;
+    use sail_api::pb::{self, receipts_client::ReceiptsClient};
+    use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = crate::receipts::setup(&app).await;
+    let expense = crate::receipts::push(&app, &key, &user, &connection, &[("WALGREENS #1234", 1348, "2026-11-02")])
+        .await
+        .remove(0);
+    let expense_id = expense["id"].as_str().unwrap().to_string();
+    let mut client = ReceiptsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let upload = |file: &'static [u8], idempotency_key: &'static str| {
+        let mut request = tonic::Request::new(pb::CreateReceiptRequest {
+            user_id: user.clone(),
+            expense_id: expense_id.clone(),
+            file: file.to_vec(),
+            file_name: Some("r.txt".into()),
+        });
+        request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+        request.metadata_mut().insert("idempotency-key", idempotency_key.parse().unwrap());
+        request
+    };
+    let receipt_text = b"WALGREENS\nIBUPROFEN 13.48\nTOTAL 13.48\n";
+    let first = client.create_receipt(upload(receipt_text, "grpc-rcpt")).await.unwrap().into_inner();
+    let retry = client.create_receipt(upload(receipt_text, "grpc-rcpt")).await.unwrap().into_inner();
+    assert_eq!(first, retry, "the retry answers the first receipt");
+    let stored = receipt::Entity::find()
+        .filter(receipt::Column::ExpenseId.eq(expense_id.as_str()))
+        .count(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(stored, 1, "one file stored");
+    let other = client.create_receipt(upload(b"OTHER\nTOTAL 13.48\n", "grpc-rcpt")).await.unwrap_err();
+    assert_eq!(other.code(), tonic::Code::AlreadyExists, "{other:?}");
+    assert!(other.message().contains("different request"), "{}", other.message());
+}
+
+/// A reply's one-time secret is shown once: a replay over gRPC answers the
+/// endpoint without it, and the stored reply never held it.
+#[tokio::test]
+async fn a_replayed_grpc_endpoint_creation_answers_without_its_secret() {
+    use sail_api::pb::{self, webhook_endpoints_client::WebhookEndpointsClient};
+
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let mut client = WebhookEndpointsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let create = || {
+        let mut request = tonic::Request::new(pb::CreateWebhookEndpointRequest {
+            url: "http://127.0.0.1:9/hook".into(),
+            events: vec![],
+        });
+        request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+        request.metadata_mut().insert("idempotency-key", "grpc-endpoint".parse().unwrap());
+        request
+    };
+    let first = client.create_webhook_endpoint(create()).await.unwrap().into_inner();
+    let replay = client.create_webhook_endpoint(create()).await.unwrap().into_inner();
+    assert!(first.secret.as_deref().is_some_and(|s| s.starts_with("whsec_")), "{first:?}");
+    assert_eq!(replay, pb::WebhookEndpoint { secret: None, ..first }, "the same endpoint, its secret not shown again");
+}

@@ -7,7 +7,6 @@ use tonic::{Request, Response, Status};
 use crate::connections::{self, ConnectionStatus, NewExternalConnection};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
-use crate::idempotency;
 use crate::state::Core;
 
 pub struct ConnectionsService {
@@ -67,16 +66,10 @@ impl Connections for ConnectionsService {
         request: Request<pb::CreateConnectionRequest>,
     ) -> Result<Response<pb::Connection>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let method = "/sail.v1.Connections/CreateConnection";
-        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
-            let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
-            render_one(&self.core, created).await
-        })
-        .await?;
-        Ok(Response::new(reply))
+        let new = NewExternalConnection::parse(&req.r#type, &req.provider_label, &req.products)?;
+        let created = connections::create_external(&self.core.db, &caller.partner_id, &req.user_id, new).await?;
+        Ok(Response::new(render_one(&self.core, created).await?))
     }
 
     async fn list_connections(

@@ -12,7 +12,6 @@ use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::{accept, accept_public};
 use crate::hosted_sessions::{self, Flow, LoginOutcome, NewSession, csrf_for, settings_of};
-use crate::idempotency;
 use crate::receipts;
 use crate::state::Core;
 
@@ -53,27 +52,18 @@ impl HostedSessions for HostedSessionsService {
         request: Request<pb::CreateHostedSessionRequest>,
     ) -> Result<Response<pb::HostedSession>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
-        let req = request.into_inner();
+        let new = NewSession::try_from(request.into_inner())?;
         let core = &self.core;
-        let method = "/sail.v1.HostedSessions/CreateHostedSession";
-        // The URL is single-use: a replay answers the session without it.
-        let strip = |reply: &mut pb::HostedSession| reply.url = None;
-        let reply =
-            idempotency::once_keeping_secret_out(core, &caller.partner_id, key, method, &req, strip, || async {
-                let new = NewSession::try_from(req.clone())?;
-                let (created, url) = hosted_sessions::create(
-                    &core.db,
-                    (&caller.partner_id, &caller.scopes),
-                    &core.config.public_url,
-                    core.config.hosted_session_ttl,
-                    new,
-                )
-                .await?;
-                session_to_pb(created, Some(url))
-            })
-            .await?;
-        Ok(Response::new(reply))
+        let (created, url) = hosted_sessions::create(
+            &core.db,
+            (&caller.partner_id, &caller.scopes),
+            &core.config.public_url,
+            core.config.hosted_session_ttl,
+            new,
+        )
+        .await?;
+        // The URL is single-use: shown in this reply only (`shown_once`).
+        Ok(Response::new(session_to_pb(created, Some(url))?))
     }
 
     async fn list_hosted_sessions(

@@ -7,7 +7,6 @@ use crate::connections::ConnectionTypeRules;
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::grpc::connections::render_one;
-use crate::idempotency;
 use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
 use crate::state::Core;
 
@@ -25,7 +24,6 @@ impl Sandbox for SandboxService {
             return Err(CoreError::NotFoundRoute.into());
         }
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
         let kind = parse_provider_kind(&req.r#type)?;
         // The same scope the connect_account hosted session for this kind needs.
@@ -37,15 +35,10 @@ impl Sandbox for SandboxService {
             ))
             .into());
         }
-        let method = "/sail.v1.Sandbox/CreateSandboxConnection";
-        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            let username = SandboxUser::parse(req.username.as_deref())?;
-            let products = sandbox::parse_products(kind, &req.products)?;
-            let link = LinkRequest { kind, provider_id: req.provider_id.clone(), username, products };
-            let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
-            render_one(&self.core, linked).await
-        })
-        .await?;
-        Ok(Response::new(reply))
+        let username = SandboxUser::parse(req.username.as_deref())?;
+        let products = sandbox::parse_products(kind, &req.products)?;
+        let link = LinkRequest { kind, provider_id: req.provider_id, username, products };
+        let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
+        Ok(Response::new(render_one(&self.core, linked).await?))
     }
 }

@@ -10,7 +10,6 @@ use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
 use crate::grpc::accept;
-use crate::idempotency;
 use crate::ingest;
 use crate::jobs::{self, JobKind};
 use crate::receipts;
@@ -161,22 +160,15 @@ impl Transactions for TransactionsService {
         request: Request<pb::PushTransactionsRequest>,
     ) -> Result<Response<pb::PushTransactionsResponse>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let method = "/sail.v1.Transactions/PushTransactions";
-        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            let batch = ingest::parse_batch(req.transactions.clone(), time::now().date_naive())?;
-            let queued =
-                ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
-            Ok(pb::PushTransactionsResponse {
-                status: queued.status.to_string(),
-                job_id: queued.id,
-                accepted: i64::from(queued.accepted),
-                duplicates_updated: i64::from(queued.duplicates_updated),
-            })
-        })
-        .await?;
-        Ok(Response::new(reply))
+        let batch = ingest::parse_batch(req.transactions, time::now().date_naive())?;
+        let queued = ingest::ingest(&self.core.db, &caller.partner_id, &req.user_id, &req.connection_id, batch).await?;
+        Ok(Response::new(pb::PushTransactionsResponse {
+            status: queued.status.to_string(),
+            job_id: queued.id,
+            accepted: i64::from(queued.accepted),
+            duplicates_updated: i64::from(queued.duplicates_updated),
+        }))
     }
 }
 
@@ -230,26 +222,18 @@ impl Receipts for TransactionsService {
         request: Request<pb::CreateReceiptRequest>,
     ) -> Result<Response<pb::Receipt>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        // A retried upload with the same key answers the first receipt
-        // again and stores nothing new (no second file, no second reading).
-        let method = "/sail.v1.Receipts/CreateReceipt";
-        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            let created = receipts::create_receipt(
-                &self.core.db,
-                &self.core.config.keyring,
-                &caller.partner_id,
-                &req.user_id,
-                &req.expense_id,
-                req.file.clone(),
-                req.file_name.clone(),
-            )
-            .await?;
-            receipt_to_pb(created)
-        })
+        let created = receipts::create_receipt(
+            &self.core.db,
+            &self.core.config.keyring,
+            &caller.partner_id,
+            &req.user_id,
+            &req.expense_id,
+            req.file,
+            req.file_name,
+        )
         .await?;
-        Ok(Response::new(reply))
+        Ok(Response::new(receipt_to_pb(created)?))
     }
 
     async fn get_receipt(&self, request: Request<pb::GetReceiptRequest>) -> Result<Response<pb::Receipt>, Status> {

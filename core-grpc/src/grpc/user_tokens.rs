@@ -8,7 +8,6 @@ use tonic::{Request, Response, Status};
 use crate::auth::token_grant_for;
 use crate::domain::time;
 use crate::grpc::accept;
-use crate::idempotency;
 use crate::pii::{self, Reader};
 use crate::state::Core;
 use crate::user_tokens::{self, NewUserToken};
@@ -43,21 +42,12 @@ impl UserTokens for UserTokensService {
         request: Request<pb::CreateUserTokenRequest>,
     ) -> Result<Response<pb::UserToken>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
-        let req = request.into_inner();
+        let new = NewUserToken::try_from(request.into_inner())?;
         let core = &self.core;
-        let method = "/sail.v1.UserTokens/CreateUserToken";
-        let strip = |reply: &mut pb::UserToken| reply.token = None;
-        let reply =
-            idempotency::once_keeping_secret_out(core, &caller.partner_id, key, method, &req, strip, || async {
-                let new = NewUserToken::try_from(req.clone())?;
-                let minted =
-                    user_tokens::mint(&core.db, &core.config.keyring, (&caller.partner_id, &caller.key_id), new)
-                        .await?;
-                Ok(token_to_pb(minted.token, Some(minted.secret), minted.user_created))
-            })
-            .await?;
-        Ok(Response::new(reply))
+        let minted =
+            user_tokens::mint(&core.db, &core.config.keyring, (&caller.partner_id, &caller.key_id), new).await?;
+        // The token is shown in this reply only (`shown_once` in proto).
+        Ok(Response::new(token_to_pb(minted.token, Some(minted.secret), minted.user_created)))
     }
 
     async fn delete_user_token(

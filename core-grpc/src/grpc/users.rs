@@ -7,7 +7,6 @@ use crate::crypto::Keyring;
 use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::accept;
-use crate::idempotency;
 use crate::state::Core;
 use crate::users::{self, NewUser, UserSummary};
 
@@ -45,16 +44,10 @@ impl Users for UsersService {
 
     async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
-        let req = request.into_inner();
-        let core = &self.core;
-        let keyring = &core.config.keyring;
-        let reply = idempotency::once(core, &caller.partner_id, key, "/sail.v1.Users/CreateUser", &req, || async {
-            let new = NewUser::try_from(req.clone())?;
-            user_to_pb(keyring, users::create_user(&core.db, keyring, &caller.partner_id, new).await?.into())
-        })
-        .await?;
-        Ok(Response::new(reply))
+        let new = NewUser::try_from(request.into_inner())?;
+        let keyring = &self.core.config.keyring;
+        let created = users::create_user(&self.core.db, keyring, &caller.partner_id, new).await?;
+        Ok(Response::new(user_to_pb(keyring, created.into())?))
     }
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {

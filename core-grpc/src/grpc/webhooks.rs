@@ -7,7 +7,6 @@ use tonic::{Request, Response, Status};
 use crate::domain::{Page, time};
 use crate::events;
 use crate::grpc::accept;
-use crate::idempotency;
 use crate::outbox::{self, DeliveryStatus};
 use crate::state::Core;
 use crate::webhooks;
@@ -88,27 +87,20 @@ impl WebhookEndpoints for WebhooksService {
         request: Request<pb::CreateWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
         let req = request.into_inner();
-        let method = "/sail.v1.WebhookEndpoints/CreateWebhookEndpoint";
-        let strip = |reply: &mut pb::WebhookEndpoint| reply.secret = None;
         let core = &self.core;
-        let reply =
-            idempotency::once_keeping_secret_out(core, &caller.partner_id, key, method, &req, strip, || async {
-                let allow_private = core.config.webhook_allow_private;
-                let (created, secret) = webhooks::create_endpoint(
-                    &core.db,
-                    &core.config.keyring,
-                    &caller.partner_id,
-                    &req.url,
-                    &req.events,
-                    allow_private,
-                )
-                .await?;
-                Ok(endpoint_to_pb(created, Some(secret)))
-            })
-            .await?;
-        Ok(Response::new(reply))
+        let allow_private = core.config.webhook_allow_private;
+        let (created, secret) = webhooks::create_endpoint(
+            &core.db,
+            &core.config.keyring,
+            &caller.partner_id,
+            &req.url,
+            &req.events,
+            allow_private,
+        )
+        .await?;
+        // The secret is shown in this reply only (`shown_once` in proto).
+        Ok(Response::new(endpoint_to_pb(created, Some(secret))))
     }
 
     async fn list_webhook_endpoints(
@@ -165,15 +157,8 @@ impl Events for WebhooksService {
         request: Request<pb::RedeliverEventRequest>,
     ) -> Result<Response<pb::Event>, Status> {
         let caller = accept(&request)?;
-        let key = idempotency::key_of(&request)?;
-        let req = request.into_inner();
-        let method = "/sail.v1.Events/RedeliverEvent";
-        let reply = idempotency::once(&self.core, &caller.partner_id, key, method, &req, || async {
-            self.core.redeliver_limits.check(&caller.partner_id).await?;
-            let found = outbox::redeliver_event(&self.core.db, &caller.partner_id, &req.event_id).await?;
-            event_detail(&self.core, found).await
-        })
-        .await?;
-        Ok(Response::new(reply))
+        self.core.redeliver_limits.check(&caller.partner_id).await?;
+        let found = outbox::redeliver_event(&self.core.db, &caller.partner_id, &request.get_ref().event_id).await?;
+        Ok(Response::new(event_detail(&self.core, found).await?))
     }
 }
