@@ -92,6 +92,38 @@ pub struct ItemLexicon {
     /// Words by their consonant skeleton (`BANDAGE` → `BNDG`), as tills
     /// abbreviate them; None where two words share one.
     skeletons: HashMap<String, Option<String>>,
+    /// The vocabulary's words of eight letters or more, by length, each
+    /// with its letter counts: a word two misreadings away is looked for
+    /// only among words of a near length, and its edit distance is worked
+    /// out only where the letter counts leave it possible.
+    long_words: Vec<Vec<(String, LetterCounts)>>,
+}
+
+/// How often each letter A to Z occurs in a word.
+type LetterCounts = [u8; 26];
+
+fn letter_counts(word: &str) -> LetterCounts {
+    let mut counts = [0u8; 26];
+    for b in word.bytes().filter(u8::is_ascii_uppercase) {
+        let slot = &mut counts[usize::from(b - b'A')];
+        *slot = slot.saturating_add(1);
+    }
+    counts
+}
+
+/// A lower bound of the edit distance of two words from their letter
+/// counts (the bag distance): the letters one has beyond the other, on the
+/// side that has more.
+fn bag_distance(a: &LetterCounts, b: &LetterCounts) -> usize {
+    let (mut more, mut fewer) = (0usize, 0usize);
+    for (x, y) in a.iter().zip(b) {
+        if x > y {
+            more += usize::from(x - y);
+        } else {
+            fewer += usize::from(y - x);
+        }
+    }
+    more.max(fewer)
 }
 
 /// Letters a word needs before a one-letter misreading of it is trusted.
@@ -304,7 +336,14 @@ impl ItemLexicon {
                 }
             }
         }
-        Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons })
+        let mut long_words: Vec<Vec<(String, LetterCounts)>> = Vec::new();
+        for word in vocabulary.iter().filter(|w| w.len() + 2 >= TWO_MISREADINGS_MIN_LETTERS) {
+            if long_words.len() <= word.len() {
+                long_words.resize_with(word.len() + 1, Vec::new);
+            }
+            long_words[word.len()].push((word.clone(), letter_counts(word)));
+        }
+        Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons, long_words })
     }
 
     /// How many terms it holds.
@@ -324,6 +363,7 @@ impl ItemLexicon {
 
     /// The word `word` is an OCR misreading of, when it can be a misreading
     /// of exactly one word of the lexicon, six letters at least.
+    #[cfg(test)]
     fn misread_word(&self, word: &str) -> Option<String> {
         match self.misread_candidates(word).as_slice() {
             [only] => Some(only.clone()),
@@ -339,13 +379,15 @@ impl ItemLexicon {
         if word.len() < TWO_MISREADINGS_MIN_LETTERS || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
         }
-        let mut near = self
-            .vocabulary
-            .iter()
-            .filter(|known| known.len().abs_diff(word.len()) <= 2)
-            .filter(|known| strsim::levenshtein(word, known) <= 2);
+        let counts = letter_counts(word);
+        let lengths = word.len() - 2..=word.len() + 2;
+        let mut near = lengths
+            .filter_map(|length| self.long_words.get(length))
+            .flatten()
+            .filter(|(_, known_counts)| bag_distance(&counts, known_counts) <= 2)
+            .filter(|(known, _)| strsim::levenshtein(word, known) <= 2);
         match (near.next(), near.next()) {
-            (Some(only), None) => Some(only.clone()),
+            (Some((only, _)), None) => Some(only.clone()),
             _ => None,
         }
     }
@@ -371,8 +413,7 @@ impl ItemLexicon {
     /// that makes a phrase of the lexicon with the word before or after it
     /// (`MEATING PAD` is `HEATING PAD`, though `MEATING` could also be
     /// `SEATING`); `None` unless exactly one does.
-    fn misread_in_context(&self, words: &[String], at: usize) -> Option<String> {
-        let candidates = self.misread_candidates(&words[at]);
+    fn misread_in_context(&self, words: &[String], at: usize, candidates: Vec<String>) -> Option<String> {
         if candidates.len() < 2 {
             return None;
         }
@@ -397,29 +438,41 @@ impl ItemLexicon {
         // as that word.
         // A word OCR misread by one letter (`IBUPR0FEN`, `MYDROCORTISONE`)
         // is read as the one word it can be a misreading of.
-        let expanded: Vec<String> = lexicon_words(description)
+        // Each word with the misreadings it could be, where they were
+        // looked for, so the neighbours' pass below does not look again.
+        let (expanded, candidates): (Vec<String>, Vec<Option<Vec<String>>>) = lexicon_words(description)
             .into_iter()
             .map(|word| {
                 if word.len() < 3 || self.vocabulary.contains(&word) || !word.is_ascii() {
-                    return word;
+                    return (word, None);
                 }
                 if word.bytes().all(|b| b.is_ascii_alphabetic())
                     && let Some(Some(full)) = self.skeletons.get(&skeleton(&word))
                     && abbreviates(&word, full)
                 {
-                    return full.clone();
+                    return (full.clone(), None);
                 }
-                self.misread_word(&word).or_else(|| self.misread_twice(&word)).unwrap_or(word)
+                let candidates = self.misread_candidates(&word);
+                if let [only] = candidates.as_slice() {
+                    return (only.clone(), None);
+                }
+                match self.misread_twice(&word) {
+                    Some(full) => (full, None),
+                    None => (word, Some(candidates)),
+                }
             })
-            .collect();
+            .unzip();
         // A word still unknown may be told apart by its neighbours.
-        let expanded: Vec<String> = (0..expanded.len())
-            .map(|at| {
+        let expanded: Vec<String> = candidates
+            .into_iter()
+            .enumerate()
+            .map(|(at, candidates)| {
                 let word = &expanded[at];
                 if self.vocabulary.contains(word) || !word.is_ascii() {
                     return word.clone();
                 }
-                self.misread_in_context(&expanded, at).unwrap_or_else(|| word.clone())
+                let candidates = candidates.unwrap_or_else(|| self.misread_candidates(word));
+                self.misread_in_context(&expanded, at, candidates).unwrap_or_else(|| word.clone())
             })
             .collect();
         let words: Vec<&str> = expanded.iter().map(String::as_str).collect();
