@@ -1,7 +1,7 @@
 //! Connections of a user to data sources: the kinds, states and products of
 //! the Connection resource in docs/openapi.json, creation of customer-managed `external` connections, reading and
-//! disconnecting. Provider-managed kinds are linked by `sandbox` (and later by
-//! hosted sessions), through [`link_provider_connection`].
+//! disconnecting. Provider-managed kinds are linked by a provider
+//! (`providers`), through [`link_provider_connection`].
 
 use entities::{account, connection};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
@@ -36,6 +36,24 @@ impl ConnectionTypeRules for ConnectionType {
             ConnectionType::Card | ConnectionType::Store => crate::domain::Scope::Expenses,
         }
     }
+}
+
+/// The kinds a provider links (everything but `external`).
+pub fn parse_provider_kind(raw: &str) -> Result<ConnectionType, CoreError> {
+    match ConnectionType::parse(raw) {
+        Some(ConnectionType::External) | None => Err(not_a_provider_kind(raw)),
+        Some(kind) => Ok(kind),
+    }
+}
+
+/// The refusal of a kind no provider links.
+pub fn not_a_provider_kind(raw: &str) -> CoreError {
+    CoreError::invalid(
+        "type",
+        format!(
+            "type must be card, store or benefit_account; got '{raw}'. External connections are created with POST /users/{{user_id}}/connections."
+        ),
+    )
 }
 
 /// A capability a connection enables.

@@ -50,15 +50,19 @@ pub fn list_administrators(
 }
 
 /// The display name of a provider id: a merchant, an administrator or a
-/// sandbox card issuer.
-pub async fn provider_name(db: &impl ConnectionTrait, id: &str) -> Result<Option<String>, CoreError> {
+/// card issuer.
+pub async fn provider_name(
+    db: &impl ConnectionTrait,
+    index: &DirectoryIndex,
+    id: &str,
+) -> Result<Option<String>, CoreError> {
     if let Some(found) = merchant::Entity::find_by_id(id).one(db).await? {
         return Ok(Some(found.name));
     }
     if let Some(found) = administrator::Entity::find_by_id(id).one(db).await? {
         return Ok(Some(found.name));
     }
-    Ok(crate::sandbox::CARD_ISSUERS.iter().find(|n| crate::sandbox::card_issuer_id(n) == id).map(|n| n.to_string()))
+    Ok(index.card_issuers.iter().find(|(issuer, _)| issuer == id).map(|(_, name)| name.clone()))
 }
 
 /// The providers a user may link for a connection `kind` (`card`, `store`,
@@ -70,8 +74,7 @@ pub fn providers(index: &DirectoryIndex, kind: &str, search: Option<&str>) -> Ve
         "store" => list_merchants(index, search, page).0.into_iter().map(|m| (m.id, m.name)).collect(),
         "benefit_account" => list_administrators(index, search, page).0.into_iter().map(|a| (a.id, a.name)).collect(),
         _ => {
-            let issuers =
-                crate::sandbox::CARD_ISSUERS.iter().map(|n| (crate::sandbox::card_issuer_id(n), n.to_string()));
+            let issuers = index.card_issuers.iter().cloned();
             match search {
                 Some(query) => fuzzy::rank(query, issuers.collect::<Vec<_>>(), |(_, n)| n.as_str()),
                 None => issuers.collect(),

@@ -1,8 +1,8 @@
 //! Hosted sessions (docs/hosted-sessions.md): created by a partner for one
 //! user and one flow, opened once by the user's browser, which the session
 //! is then bound to (a secret kept in a cookie, stored here as its SHA-256),
-//! and completed by what the pages submit. Linking goes through exactly the
-//! sandbox's `link`, receipts through `receipts::create_receipt`.
+//! and completed by what the pages submit. Logins and linking go through the
+//! core's providers (`providers`), receipts through `receipts::create_receipt`.
 
 use std::time::Duration;
 
@@ -23,14 +23,12 @@ use crate::domain::embed_origin;
 use crate::domain::{IdKind, Page, Scope, ScopeSet, hex, new_id, parse_id, random_token, time};
 use crate::error::CoreError;
 use crate::outbox;
-use crate::sandbox::{self, LinkRequest, SandboxUser};
+use crate::providers::{LinkRequest, Providers};
 use crate::users;
 
 /// The prefix of a session URL's token.
 pub const TOKEN_PREFIX: &str = "hst_";
 const TOKEN_LEN: usize = 43;
-/// The sandbox password that goes with `user_good` and `user_error`.
-pub const SANDBOX_PASSWORD: &str = "pass_good";
 
 /// The flows of docs/hosted-sessions.md.
 pub use entities::enums::HostedFlow as Flow;
@@ -96,7 +94,7 @@ impl TryFrom<pb::CreateHostedSessionRequest> for NewSession {
                     "options.connection_type is required for connect_account: card, store or benefit_account.",
                 )
             })?;
-            let kind = sandbox::parse_provider_kind(kind).map_err(|_| {
+            let kind = connections::parse_provider_kind(kind).map_err(|_| {
                 CoreError::invalid(
                     "options.connection_type",
                     "options.connection_type must be card, store or benefit_account.",
@@ -388,21 +386,17 @@ pub enum LoginOutcome {
 }
 
 /// A login at a provider from a page: `connect_account` links through the
-/// sandbox's `link`; `reconnect` repairs the session's connection.
+/// provider's `link`; `reconnect` repairs the session's connection.
 pub async fn login(
     db: &DatabaseConnection,
+    providers: &dyn Providers,
     session: &hosted_session::Model,
     provider_id: Option<String>,
     username: &str,
     password: &str,
 ) -> Result<LoginOutcome, CoreError> {
     let settings = settings_of(session)?;
-    let user = match SandboxUser::parse(Some(username)) {
-        Ok(SandboxUser::Bad) | Err(_) => None,
-        Ok(_) if password != SANDBOX_PASSWORD => None,
-        Ok(user) => Some(user),
-    };
-    let Some(user) = user else {
+    let Some(credential) = providers.check_login(username, password) else {
         let txn = begin_write(db).await?;
         let data = pb::HostedSessionLoginFailedData {
             hosted_session_id: session.id.clone(),
@@ -419,15 +413,15 @@ pub async fn login(
             let kind =
                 settings.connection_type.as_deref().and_then(ConnectionType::parse).unwrap_or(ConnectionType::Card);
             let provider_id = settings.merchant_id.clone().or(settings.administrator_id.clone()).or(provider_id);
-            let request = LinkRequest { kind, provider_id, username: user, products: kind.products().to_vec() };
-            let linked = sandbox::link(db, &session.partner_id, &session.user_id, request).await?;
+            let request = LinkRequest { kind, provider_id, credential, products: kind.products().to_vec() };
+            let linked = providers.link(db, &session.partner_id, &session.user_id, request).await?;
             complete(db, session, |done| done.connection_id = Set(Some(linked.id.clone()))).await?;
             Ok(LoginOutcome::Done(Box::new(linked)))
         }
         Flow::Reconnect => {
             let id = settings.connection_id.clone().unwrap_or_default();
             let found = connections::get_connection(db, &session.partner_id, &session.user_id, &id).await?;
-            if user == SandboxUser::Error {
+            if providers.still_broken(&credential) {
                 return Ok(LoginOutcome::Refused(format!(
                     "{} still needs attention on its side. Try again later.",
                     found.provider_name
@@ -440,7 +434,7 @@ pub async fn login(
             repaired.error_code = Set(None);
             repaired.error_message = Set(None);
             repaired.error_recoverable = Set(None);
-            repaired.sandbox_username = Set(Some(user.as_str().to_string()));
+            repaired.sandbox_username = Set(Some(credential.0));
             repaired.updated_at = Set(time::now());
             let repaired = repaired.update(&*txn).await?;
             if was_error {

@@ -23,7 +23,7 @@ use crate::error::CoreError;
 use crate::jobs::{self, JobKind, JobPool};
 use crate::state::Core;
 use crate::worker::LeasedWork;
-use crate::{ingest, outbox, receipts, sandbox};
+use crate::{ingest, outbox, receipts};
 
 /// One pool's job queue as [`LeasedWork`].
 pub struct Jobs {
@@ -180,7 +180,7 @@ async fn run_one(core: &Core, claimed: job::Model) {
 
 async fn run_one_in_span(core: &Core, claimed: job::Model) {
     let result = match claimed.kind {
-        JobKind::SyncConnection => sandbox::run_sync_job(&core.db, &core.engine, &core.config.keyring, &claimed).await,
+        JobKind::SyncConnection => core.providers.sync(&core.db, &core.engine, &core.config.keyring, &claimed).await,
         JobKind::IngestTransactions => {
             match ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await {
                 Ok(()) => Ok(()),

@@ -40,6 +40,7 @@ pub mod lease;
 pub mod memo;
 pub mod outbox;
 pub mod pii;
+pub mod providers;
 pub mod receipt_reader;
 pub mod receipts;
 pub mod rotation;

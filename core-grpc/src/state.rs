@@ -11,6 +11,8 @@ use sea_orm::DatabaseConnection;
 use crate::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::config::CoreConfig;
 use crate::directory_index::Directory;
+use crate::providers::Providers;
+use crate::sandbox::SandboxProviders;
 use crate::shared_limits::SharedBuckets;
 
 /// Everything a running core shares between requests and workers.
@@ -31,6 +33,8 @@ pub struct Core {
     pub address_limits: Arc<AddressLimits>,
     /// The merchant and administrator directories, indexed in memory.
     pub directory: Directory,
+    /// The providers connections are linked through (the sandbox's).
+    pub providers: Arc<dyn Providers>,
 }
 
 impl Core {
@@ -73,7 +77,8 @@ impl Core {
             redeliver_limits,
             keys,
             address_limits,
-            directory: Directory::default(),
+            directory: Directory::new(SandboxProviders.card_issuers()),
+            providers: Arc::new(SandboxProviders),
         })
     }
 }

@@ -128,7 +128,8 @@ impl HostedPagesService {
             ..Default::default()
         };
         if let Some(id) = settings.merchant_id.as_deref().or(settings.administrator_id.as_deref()) {
-            let all = directory::provider_name(db, id).await?;
+            let index = self.core.directory.get(db).await?;
+            let all = directory::provider_name(db, &index, id).await?;
             state.provider = all.map(|name| pb::ProviderChoice { id: id.to_string(), name });
         }
         let connection_id = session.connection_id.clone().or(settings.connection_id.clone());
@@ -234,8 +235,15 @@ impl HostedPages for HostedPagesService {
             return Ok(Response::new(self.state(&session, None, &browser, None).await?));
         }
         let provider_id = req.provider_id.clone();
-        let outcome =
-            hosted_sessions::login(&self.core.db, &session, req.provider_id, &req.username, &req.password).await?;
+        let outcome = hosted_sessions::login(
+            &self.core.db,
+            &*self.core.providers,
+            &session,
+            req.provider_id,
+            &req.username,
+            &req.password,
+        )
+        .await?;
         let after = hosted_sessions::get(&self.core.db, &session.partner_id, &session.id).await?;
         let error = match outcome {
             LoginOutcome::Done(_) => None,
@@ -246,7 +254,8 @@ impl HostedPages for HostedPagesService {
         if state.provider.is_none()
             && let Some(id) = provider_id
         {
-            let name = directory::provider_name(&self.core.db, &id).await?;
+            let index = self.core.directory.get(&self.core.db).await?;
+            let name = directory::provider_name(&self.core.db, &index, &id).await?;
             state.provider = name.map(|name| pb::ProviderChoice { id, name });
         }
         Ok(Response::new(state))

@@ -3,11 +3,12 @@
 use sail_api::pb::{self, sandbox_server::Sandbox};
 use tonic::{Request, Response, Status};
 
-use crate::connections::ConnectionTypeRules;
+use crate::connections::{ConnectionTypeRules, parse_provider_kind};
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::grpc::connections::render_one;
-use crate::sandbox::{self, LinkRequest, SandboxUser, parse_provider_kind};
+use crate::providers::LinkRequest;
+use crate::sandbox::{self, SandboxUser};
 use crate::state::Core;
 
 pub struct SandboxService {
@@ -37,7 +38,7 @@ impl Sandbox for SandboxService {
         }
         let username = SandboxUser::parse(req.username.as_deref())?;
         let products = sandbox::parse_products(kind, &req.products)?;
-        let link = LinkRequest { kind, provider_id: req.provider_id, username, products };
+        let link = LinkRequest { kind, provider_id: req.provider_id, credential: username.credential(), products };
         let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
         Ok(Response::new(render_one(&self.core, linked).await?))
     }

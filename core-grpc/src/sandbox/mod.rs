@@ -3,7 +3,8 @@
 //! behaving from the outside like real ones. Linking creates an `aggregating`
 //! connection and a durable sync job; the sync fills accounts or purchase
 //! history and makes the connection `active` (or `error` for `user_error`).
-//! Hosted sessions reuse [`link`] exactly.
+//! [`SandboxProviders`] is the core's `Providers` (`providers`): hosted
+//! sessions and the worker reach the sandbox only through it.
 
 pub mod generate;
 
@@ -14,7 +15,9 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 
-use crate::connections::{self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef};
+use crate::connections::{
+    self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef, not_a_provider_kind,
+};
 use crate::crypto::{Keyring, columns};
 use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
@@ -22,6 +25,7 @@ use crate::error::CoreError;
 use crate::expenses::{self, NewTransaction, OnRepeat};
 use crate::jobs::{self, JobKind, NewJob};
 use crate::outbox;
+use crate::providers::{Credential, LinkRequest, ProviderFuture, Providers};
 use crate::users;
 use sail_api::pb;
 use sail_engine::Engine;
@@ -32,6 +36,51 @@ pub const CARD_ISSUERS: [&str; 3] = ["Harbor Bank", "Lighthouse Credit Union", "
 /// The stable `fin_` id of a sandbox card issuer.
 pub fn card_issuer_id(name: &str) -> String {
     sail_engine::reference::directory_id("fin_", name)
+}
+
+/// The password every sandbox login takes (docs/hosted-sessions.md).
+pub const SANDBOX_PASSWORD: &str = "pass_good";
+
+/// The sandbox as the core's [`Providers`]: its card issuers, stores and
+/// administrators, behaving from the outside like real ones.
+pub struct SandboxProviders;
+
+impl Providers for SandboxProviders {
+    fn card_issuers(&self) -> Vec<(String, String)> {
+        CARD_ISSUERS.iter().map(|name| (card_issuer_id(name), name.to_string())).collect()
+    }
+
+    fn check_login(&self, username: &str, password: &str) -> Option<Credential> {
+        match SandboxUser::parse(Some(username)) {
+            Ok(SandboxUser::Bad) | Err(_) => None,
+            Ok(_) if password != SANDBOX_PASSWORD => None,
+            Ok(user) => Some(user.credential()),
+        }
+    }
+
+    fn still_broken(&self, credential: &Credential) -> bool {
+        credential.0 == SandboxUser::Error.as_str()
+    }
+
+    fn link<'a>(
+        &'a self,
+        db: &'a DatabaseConnection,
+        partner_id: &'a str,
+        user_id: &'a str,
+        request: LinkRequest,
+    ) -> ProviderFuture<'a, connection::Model> {
+        Box::pin(link(db, partner_id, user_id, request))
+    }
+
+    fn sync<'a>(
+        &'a self,
+        db: &'a DatabaseConnection,
+        engine: &'a Engine,
+        keyring: &'a Keyring,
+        claimed: &'a job::Model,
+    ) -> ProviderFuture<'a, ()> {
+        Box::pin(run_sync_job(db, engine, keyring, claimed))
+    }
 }
 
 /// The sandbox credentials of docs/contract.md#hosted-sessions-and-the-sandbox.
@@ -46,6 +95,11 @@ pub enum SandboxUser {
 }
 
 impl SandboxUser {
+    /// The credential a provider keeps for this user.
+    pub fn credential(self) -> Credential {
+        Credential(self.as_str().to_string())
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SandboxUser::Good => "user_good",
@@ -66,23 +120,6 @@ impl SandboxUser {
             )),
         }
     }
-}
-
-/// The kinds a provider links (everything but `external`).
-pub fn parse_provider_kind(raw: &str) -> Result<ConnectionType, CoreError> {
-    match ConnectionType::parse(raw) {
-        Some(ConnectionType::External) | None => Err(not_a_provider_kind(raw)),
-        Some(kind) => Ok(kind),
-    }
-}
-
-fn not_a_provider_kind(raw: &str) -> CoreError {
-    CoreError::invalid(
-        "type",
-        format!(
-            "type must be card, store or benefit_account; got '{raw}'. External connections are created with POST /users/{{user_id}}/connections."
-        ),
-    )
 }
 
 /// Finds the provider of `kind` with `provider_id`, or the first of its
@@ -133,16 +170,6 @@ pub async fn resolve_provider(
     }
 }
 
-/// What linking needs.
-#[derive(Debug, Clone)]
-pub struct LinkRequest {
-    pub kind: ConnectionType,
-    pub provider_id: Option<String>,
-    pub username: SandboxUser,
-    /// The products to enable: a non-empty subset of what the kind offers.
-    pub products: Vec<Product>,
-}
-
 /// The products a partner asks for when linking `kind`: absent or empty
 /// means every product the kind offers; one it does not offer is refused,
 /// naming it.
@@ -182,7 +209,8 @@ pub async fn link(
 ) -> Result<connection::Model, CoreError> {
     let user = users::get_user(db, partner_id, user_id).await?;
     let provider = resolve_provider(db, request.kind, request.provider_id.as_deref()).await?;
-    if request.username == SandboxUser::Bad {
+    let username = SandboxUser::parse(Some(&request.credential.0))?;
+    if username == SandboxUser::Bad {
         return Err(CoreError::invalid(
             "username",
             format!(
@@ -199,7 +227,7 @@ pub async fn link(
         request.kind,
         provider,
         &request.products,
-        Some(request.username.as_str()),
+        Some(username.as_str()),
     )
     .await?;
     jobs::enqueue(
