@@ -1,5 +1,5 @@
 //! Directory search at 100,000 merchants: the in-memory index
-//! (`core_grpc::fuzzy::NameIndex`, character-pair candidates then the
+//! (`core_grpc::platform::fuzzy::NameIndex`, character-pair candidates then the
 //! fuzzy score) against scoring every name (`fuzzy::rank`, what a search did
 //! before the index), on the same generated directory in the same run; each
 //! query timed as if new (`search_uncached`: no memory of recent searches).
@@ -17,7 +17,7 @@
 
 use std::time::{Duration, Instant};
 
-use core_grpc::fuzzy::{NameIndex, rank};
+use core_grpc::platform::fuzzy::{NameIndex, rank};
 
 const REAL: &[&str] = &["Walgreens", "CVS Pharmacy", "Amazon", "Amazon Pharmacy", "Quest Diagnostics", "Sam's Club"];
 const FIRST: &[&str] = &[

@@ -16,7 +16,7 @@ use sail_test_support as helpers;
 
 use std::time::{Duration, Instant};
 
-use core_grpc::expenses::{NewTransaction, adjudicated_row, decide};
+use core_grpc::services::expenses::{NewTransaction, adjudicated_row, decide};
 use entities::{connection, transaction};
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};

@@ -75,8 +75,11 @@ fn main() {
             for _ in 0..rounds {
                 for (bytes, content_type, case) in &files {
                     let text = if isolated {
-                        let extracted =
-                            runtime.block_on(core_grpc::receipts::extract_text(&reader, content_type, bytes.clone()));
+                        let extracted = runtime.block_on(core_grpc::services::receipts::extract_text(
+                            &reader,
+                            content_type,
+                            bytes.clone(),
+                        ));
                         extracted.expect("the receipt reader runs").ok()
                     } else {
                         match sail_receipt_reader::read(content_type, bytes) {

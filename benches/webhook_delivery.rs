@@ -80,15 +80,15 @@ async fn main() {
     assert_eq!(created.status, 201, "{}", created.body);
     let started = Instant::now();
     {
-        let txn = core_grpc::db::begin_write(&app.db).await.unwrap();
+        let txn = core_grpc::platform::db::begin_write(&app.db).await.unwrap();
         let batch = (0..events)
-            .map(|i| core_grpc::outbox::NewEvent {
+            .map(|i| core_grpc::services::outbox::NewEvent {
                 partner_id: partner.clone(),
                 kind: entities::enums::EventType::TransactionsIngested,
                 data: json!({"n": i}),
             })
             .collect();
-        core_grpc::outbox::record_all(&txn, batch).await.unwrap();
+        core_grpc::services::outbox::record_all(&txn, batch).await.unwrap();
         txn.commit().await.unwrap();
     }
     let committed = Instant::now();

@@ -30,7 +30,7 @@
 
 use std::time::{Duration, Instant};
 
-use core_grpc::receipt_reader::{self, Outcome, ReaderSettings};
+use core_grpc::platform::receipt_reader::{self, Outcome, ReaderSettings};
 use proptest::prelude::*;
 use sail_api::pb;
 use sail_test_support::{hostile, receipts};

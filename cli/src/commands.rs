@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use core_grpc::domain::embed_origin::stored;
 use core_grpc::domain::time;
-use core_grpc::{Core, CoreError, admin, db};
+use core_grpc::platform::db;
+use core_grpc::services::admin;
+use core_grpc::{Core, CoreError};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -197,7 +199,7 @@ async fn serve(
         });
         let config = core_args.core_config(public_url, keyring);
         let core = Core::new(db, config).context("building the core")?;
-        core_grpc::crypto::check_database(&core.db, &core.config.keyring).await?;
+        core_grpc::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {
             in_process = Some(core_grpc::server::in_process(&core));
         }
@@ -440,7 +442,7 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             }
         }
         KeysCommand::GenerateEncryptionKey => {
-            outln!("{}", core_grpc::crypto::Keyring::generate_key());
+            outln!("{}", core_grpc::platform::crypto::Keyring::generate_key());
         }
         KeysCommand::RotateEncryption { new_key, batch, json, database, encryption } => {
             rotate_encryption(new_key, batch, json, &database, encryption).await?;
@@ -482,7 +484,7 @@ async fn rotate_encryption(
         }
         let file = crate::encryption::key_file(path);
         let mut keys = crate::encryption::read_key_file(&file)?;
-        keys.insert(0, core_grpc::crypto::Keyring::generate_key());
+        keys.insert(0, core_grpc::platform::crypto::Keyring::generate_key());
         // Written beside, then renamed over: the key file is never half written.
         let fresh = file.with_extension("key.new");
         let _ = std::fs::remove_file(&fresh);
@@ -495,7 +497,7 @@ async fn rotate_encryption(
         ));
     }
     let keyring = crate::encryption::keyring(&encryption, &target, &db).await?;
-    let total = core_grpc::rotation::count_stale(&db, &keyring).await?;
+    let total = core_grpc::platform::rotation::count_stale(&db, &keyring).await?;
     let bar = if json {
         indicatif::ProgressBar::hidden()
     } else {
@@ -506,7 +508,7 @@ async fn rotate_encryption(
         }
         bar
     };
-    let summary = core_grpc::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
+    let summary = core_grpc::platform::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
     bar.finish_and_clear();
     if json {
         outln!("{}", serde_json::to_string(&summary)?);
@@ -532,7 +534,7 @@ async fn rotate_encryption(
 async fn audit(command: AuditCommand) -> anyhow::Result<()> {
     let AuditCommand::List { partner, user, limit, json, database } = command;
     let db = operator_db(&database).await?;
-    let reads = core_grpc::pii::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
+    let reads = core_grpc::services::pii::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
     if json {
         let rows: Vec<_> = reads
             .iter()
@@ -574,7 +576,7 @@ fn verify_webhook(secret: &str, header: &str, body_file: &std::path::Path, toler
         }
     };
     let now = core_grpc::domain::time::now().timestamp();
-    match core_grpc::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
+    match core_grpc::services::webhooks::signature::verify(secret, header, &body, now, tolerance_s) {
         Ok(()) => {
             outln!("valid: the signature matches the body and the secret");
             ExitCode::SUCCESS

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use core_grpc::db;
+use core_grpc::platform::db;
 use sea_orm::ConnectionTrait;
 
 /// A database URL, understood.

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use core_grpc::crypto::{self, Keyring};
-use core_grpc::db::DatabaseConnection;
+use core_grpc::platform::crypto::{self, Keyring};
+use core_grpc::platform::db::DatabaseConnection;
 
 use crate::database::Target;
 

@@ -128,7 +128,7 @@ impl CoreArgs {
     pub fn core_config(
         &self,
         public_url: String,
-        keyring: std::sync::Arc<core_grpc::crypto::Keyring>,
+        keyring: std::sync::Arc<core_grpc::platform::crypto::Keyring>,
     ) -> core_grpc::CoreConfig {
         core_grpc::CoreConfig {
             sandbox: self.sandbox,
@@ -145,9 +145,9 @@ impl CoreArgs {
             trusted_gateways: self.trusted_gateways.clone(),
             redis_url: self.redis_url.clone(),
             receipt_workers: self.receipt_workers,
-            receipt_reader: core_grpc::receipt_reader::ReaderSettings {
+            receipt_reader: core_grpc::platform::receipt_reader::ReaderSettings {
                 timeout: Duration::from_secs(self.receipt_timeout_s.max(1)),
-                ..core_grpc::receipt_reader::ReaderSettings::this_binary()
+                ..core_grpc::platform::receipt_reader::ReaderSettings::this_binary()
             },
             keyring,
             key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,

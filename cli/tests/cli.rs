@@ -341,7 +341,7 @@ fn a_serve_process_killed_right_after_a_202_adjudicates_everything_exactly_once_
     let url = format!("sqlite://{}?mode=rwc", dir.0.join("sail.db").display());
     let rows = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
         use sea_orm::EntityTrait;
-        let db = core_grpc::db::connect(&url).await.unwrap();
+        let db = core_grpc::platform::db::connect(&url).await.unwrap();
         entities::transaction::Entity::find().all(&db).await.unwrap()
     });
     assert_eq!(rows.len(), 300);
@@ -373,7 +373,7 @@ fn webhooks_verify_checks_a_signature_by_hand() {
     let body_file = dir.0.join("body.json");
     std::fs::write(&body_file, body).unwrap();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
-    let header = core_grpc::webhooks::signature::sign("whsec_abc", now, body);
+    let header = core_grpc::services::webhooks::signature::sign("whsec_abc", now, body);
     let run = |secret: &str, header: &str| {
         dir.run(&[
             "webhooks",
@@ -392,7 +392,7 @@ fn webhooks_verify_checks_a_signature_by_hand() {
     let wrong = run("whsec_other", &header);
     assert_eq!(wrong.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&wrong.stdout).contains("no v1 signature matches"));
-    let stale = run("whsec_abc", &core_grpc::webhooks::signature::sign("whsec_abc", now - 3600, body));
+    let stale = run("whsec_abc", &core_grpc::services::webhooks::signature::sign("whsec_abc", now - 3600, body));
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stdout).contains("tolerance"));
 }

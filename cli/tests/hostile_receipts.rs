@@ -266,7 +266,7 @@ fn hostile_receipts_leave_the_server_up_and_small_and_a_stop_kills_the_reading()
     }
     let job = runtime.block_on(async {
         use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
-        let conn = core_grpc::db::connect(&db.url).await.unwrap();
+        let conn = core_grpc::platform::db::connect(&db.url).await.unwrap();
         entities::job::Entity::find()
             .filter(entities::job::Column::Kind.eq("read_receipt"))
             .order_by_desc(entities::job::Column::Id)

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::crypto::Keyring;
+use crate::platform::crypto::Keyring;
 
 /// HTTP/2 limits of the core's gRPC server, explicit rather than inherited
 /// (docs/architecture.md#the-connection-between-gateway-and-core). Every
@@ -93,7 +93,7 @@ pub struct CoreConfig {
     pub redis_url: Option<String>,
     /// The program that reads receipt files in a child process, and its
     /// limits (docs/receipts.md#reading-in-isolation).
-    pub receipt_reader: crate::receipt_reader::ReaderSettings,
+    pub receipt_reader: crate::platform::receipt_reader::ReaderSettings,
     /// Background workers reading receipts in this process, apart from the
     /// ingestion workers: a slow file never holds up a push.
     pub receipt_workers: usize,

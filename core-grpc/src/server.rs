@@ -22,18 +22,18 @@ use tower_http::auth::AsyncRequireAuthorizationLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::TraceLayer;
 
-use crate::auth::Authenticator;
+use crate::background::delivery::Deliveries;
+use crate::background::job_worker::Jobs;
+use crate::background::worker;
 use crate::grpc::hosted_sessions::{HostedPagesService, HostedSessionsService};
 use crate::grpc::webhooks::WebhooksService;
 use crate::grpc::{
     accounts::AccountsService, connections::ConnectionsService, directory::DirectoryService, health::HealthService,
     sandbox::SandboxService, transactions::TransactionsService, user_tokens::UserTokensService, users::UsersService,
 };
-use crate::job_worker::Jobs;
-use crate::jobs::JobPool;
+use crate::layers::auth::Authenticator;
+use crate::platform::jobs::JobPool;
 use crate::state::Core;
-use crate::webhooks::delivery::Deliveries;
-use crate::worker;
 use sail_api::pb::{events_server::EventsServer, webhook_endpoints_server::WebhookEndpointsServer};
 
 /// The tower layers every call passes, over the network or in process:
@@ -81,7 +81,7 @@ macro_rules! call_layers {
                 $core.keys.clone(),
                 $core.address_limits.clone(),
             )))
-            .layer(crate::idempotency::IdempotencyLayer::new($core.clone()))
+            .layer(crate::layers::idempotency::IdempotencyLayer::new($core.db.clone(), $core.config.keyring.clone()))
     }};
 }
 
@@ -89,7 +89,7 @@ macro_rules! call_layers {
 /// (an API upload and a hosted page's): the file plus room for the other
 /// fields. Above tonic's 4 MiB default; the core refuses a file over the
 /// limit by name.
-const RECEIPT_MESSAGE_LIMIT: usize = crate::receipts::MAX_RECEIPT_BYTES + 64 * 1024;
+const RECEIPT_MESSAGE_LIMIT: usize = crate::services::receipts::MAX_RECEIPT_BYTES + 64 * 1024;
 
 /// Every sail.v1 service of `core`.
 fn api_routes(core: &Core) -> Routes {
@@ -142,7 +142,7 @@ pub enum ServeError {
     #[error("reflection descriptors: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("encryption keys: {0}")]
-    Keys(#[from] crate::crypto::KeyCheckError),
+    Keys(#[from] crate::platform::crypto::KeyCheckError),
 }
 
 /// Serves the core on `listener` and runs its workers until `shutdown`
@@ -155,7 +155,7 @@ pub async fn run(
 ) -> Result<(), ServeError> {
     // Whoever started this core, it never serves with a key that cannot
     // open what the database holds.
-    crate::crypto::check_database(&core.db, &core.config.keyring).await?;
+    crate::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<UsersServer<UsersService>>().await;
     health.set_serving::<TransactionsServer<TransactionsService>>().await;

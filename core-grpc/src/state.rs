@@ -8,12 +8,12 @@ use std::sync::Arc;
 use sail_engine::{Engine, EngineError};
 use sea_orm::DatabaseConnection;
 
-use crate::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::config::CoreConfig;
-use crate::directory_index::Directory;
-use crate::providers::Providers;
+use crate::layers::auth::{AddressLimits, KeyCache, RateLimits};
+use crate::platform::directory_index::Directory;
+use crate::platform::shared_limits::SharedBuckets;
 use crate::sandbox::SandboxProviders;
-use crate::shared_limits::SharedBuckets;
+use crate::services::providers::Providers;
 
 /// Everything a running core shares between requests and workers.
 #[derive(Clone)]
@@ -62,7 +62,9 @@ impl Core {
             .redirect(reqwest::redirect::Policy::none())
             // Addresses are checked where connections are made (DNS
             // rebinding cannot slip past a separate earlier check).
-            .dns_resolver(Arc::new(crate::egress::resolver::PublicOnly { allow_private: config.webhook_allow_private }))
+            .dns_resolver(Arc::new(crate::platform::egress::resolver::PublicOnly {
+                allow_private: config.webhook_allow_private,
+            }))
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
         let keys = Arc::new(KeyCache::new(config.key_cache_ttl));

@@ -37,7 +37,16 @@ const CRATES: [(&str, Option<&str>); 9] = [
 
 /// The graph of the top-level modules of the crate whose sources are `src`.
 fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let src = src.to_path_buf();
+    graph_in(src, "")
+}
+
+/// The graph of the modules of one folder of a crate (`folder` is its path
+/// under `src`, `::`-separated; empty for the crate's top level): which of
+/// them refer to which, by `crate::<folder>::<module>`.
+fn graph_in(crate_src: &Path, folder: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src =
+        folder.split("::").filter(|part| !part.is_empty()).fold(crate_src.to_path_buf(), |at, part| at.join(part));
+    let prefix = if folder.is_empty() { "crate::".to_string() } else { format!("crate::{folder}::") };
     let mut files = Vec::new();
     let mut stack = vec![src.clone()];
     while let Some(dir) = stack.pop() {
@@ -55,19 +64,20 @@ fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         let first = relative.components().next().unwrap().as_os_str().to_string_lossy().to_string();
         first.trim_end_matches(".rs").to_string()
     };
-    let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).filter(|m| m != "lib" && m != "main").collect();
+    let modules: BTreeSet<String> =
+        files.iter().map(|f| module_of(f)).filter(|m| m != "lib" && m != "main" && m != "mod").collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &files {
         let from = module_of(file);
-        if from == "lib" {
+        if from == "lib" || from == "mod" {
             continue;
         }
         let text = fs::read_to_string(file).unwrap();
         // Tests may reach anywhere; only the code that ships counts.
         let text = text.split("#[cfg(test)]").next().unwrap_or("");
         let mut refs = BTreeSet::new();
-        for (at, _) in text.match_indices("crate::") {
-            let rest = &text[at + "crate::".len()..];
+        for (at, _) in text.match_indices(prefix.as_str()) {
+            let rest = &text[at + prefix.len()..];
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
             if !name.is_empty() {
                 refs.insert(name);
@@ -132,6 +142,38 @@ fn the_core_has_no_import_circle() {
     if let Some(cycle) = find_cycle(&graph) {
         panic!("import circle: {}", cycle.join(" -> "));
     }
+}
+
+/// The core's layers are folders; inside each, its modules import
+/// downwards too.
+#[test]
+fn no_folder_of_the_core_has_an_import_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut folders = Vec::new();
+    let mut stack = vec![String::new()];
+    while let Some(folder) = stack.pop() {
+        let dir = folder.split("::").filter(|p| !p.is_empty()).fold(src.clone(), |at, part| at.join(part));
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                let name = path.file_name().unwrap().to_string_lossy().to_string();
+                let inner = if folder.is_empty() { name } else { format!("{folder}::{name}") };
+                stack.push(inner.clone());
+                folders.push(inner);
+            }
+        }
+    }
+    for layer in ["platform", "services", "background", "layers", "grpc"] {
+        assert!(folders.iter().any(|f| f == layer), "the core has a {layer} folder: {folders:?}");
+    }
+    for folder in &folders {
+        let graph = graph_in(&src, folder);
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("import circle in core-grpc/src/{folder}: {}", cycle.join(" -> "));
+        }
+    }
+    let services = graph_in(&src, "services");
+    assert!(services["hosted_sessions"].contains("providers"), "the scan sees imports inside a folder: {services:?}");
 }
 
 #[test]

@@ -12,11 +12,11 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use core_grpc::crypto::{Keyring, columns};
 use core_grpc::domain::money::{from_major, to_major};
 use core_grpc::domain::{IdKind, Page, new_id, parse_id};
-use core_grpc::egress::address::{classify, embedded_v4};
-use core_grpc::expenses::parse_date;
+use core_grpc::platform::crypto::{Keyring, columns};
+use core_grpc::platform::egress::address::{classify, embedded_v4};
+use core_grpc::services::expenses::parse_date;
 use proptest::prelude::*;
 
 const KINDS: [IdKind; 6] =
@@ -119,7 +119,7 @@ fn engine() -> &'static sail_engine::Engine {
 /// what is accepted prints back as sent.
 #[test]
 fn webhook_urls_never_panic_and_accepted_ones_print_back() {
-    use core_grpc::webhooks::{UrlCheck, check_url};
+    use core_grpc::services::webhooks::{UrlCheck, check_url};
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     proptest!(ProptestConfig { cases: 512, ..ProptestConfig::default() }, |(
         octets in any::<[u8; 4]>(),

@@ -17,8 +17,9 @@ pub mod receipts;
 use std::sync::Once;
 use std::time::Duration;
 
-use core_grpc::receipt_reader::ReaderSettings;
-use core_grpc::{Core, CoreConfig, admin};
+use core_grpc::platform::receipt_reader::ReaderSettings;
+use core_grpc::services::admin;
+use core_grpc::{Core, CoreConfig};
 use rest_gateway::GatewayConfig;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};
 use serde_json::Value;
@@ -185,7 +186,7 @@ impl CoreProcess {
                         Err(err) => panic!("bind core {addr}: {err}"),
                     }
                 };
-                let db = core_grpc::db::connect(&url).await.expect("connect core");
+                let db = core_grpc::platform::db::connect(&url).await.expect("connect core");
                 (listener, db)
             });
             let addr = listener.local_addr().unwrap();
@@ -318,9 +319,9 @@ pub fn serve_defaults() -> CoreConfig {
         webhook_retry_max_age: Duration::from_secs(259_200),
         hosted_session_ttl: Duration::from_secs(1800),
         workers: 2,
-        job_lease: core_grpc::jobs::DEFAULT_LEASE,
+        job_lease: core_grpc::platform::jobs::DEFAULT_LEASE,
         webhook_allow_private: false,
-        keyring: core_grpc::crypto::Keyring::ephemeral(),
+        keyring: core_grpc::platform::crypto::Keyring::ephemeral(),
         unauthenticated_rps: 20,
         trusted_gateways: Vec::new(),
         key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,
@@ -349,7 +350,7 @@ impl TestApp {
         init_process();
         let watchdog = HangWatchdog::arm(options.hang_limit);
         let test_db = TestDb::create().await;
-        let db = core_grpc::db::connect(&test_db.url).await.expect("connect");
+        let db = core_grpc::platform::db::connect(&test_db.url).await.expect("connect");
         migration::apply(&db).await.expect("migrate");
 
         let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
@@ -364,7 +365,7 @@ impl TestApp {
             // The gateway calls a core in its own process (as `sail serve`
             // does), an API-only one over the same database; the core process
             // above still serves gRPC and runs the workers.
-            let db = core_grpc::db::connect(&test_db.url).await.expect("connect in-process core");
+            let db = core_grpc::platform::db::connect(&test_db.url).await.expect("connect in-process core");
             let api_only = CoreConfig { workers: 0, ..core_config.clone() };
             core_grpc::server::in_process(&Core::new(db, api_only).expect("in-process core"))
         } else {

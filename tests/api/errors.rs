@@ -26,7 +26,7 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
 
     let doomed = app.key_for(&partner, "expenses").await;
     assert_eq!(app.get(&doomed, "/users").await.status, 200);
-    let keys = core_grpc::admin::list_keys(&app.db, &partner).await.unwrap();
+    let keys = core_grpc::services::admin::list_keys(&app.db, &partner).await.unwrap();
     let doomed_id =
         keys.iter().find(|k| doomed.ends_with(&k.secret_last4) && k.revoked_at.is_none()).unwrap().id.clone();
     // A second core over the same database (another process) has the key
@@ -36,7 +36,7 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     assert_eq!(list_users_code(&second_addr, &doomed, None).await, tonic::Code::Ok);
 
     // Revoked in the database, as `sail keys revoke` does from its own process.
-    core_grpc::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
+    core_grpc::services::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
     let revoked_at = std::time::Instant::now();
     let refused = eventually("both cores to refuse the revoked key", Duration::from_secs(3), || async {
         let rest = app.get(&doomed, "/users").await;
@@ -420,7 +420,7 @@ async fn a_request_that_times_out_is_answered_in_the_envelope() {
     // read in process can answer inside it; so the call is one that must
     // wait: a new user, while the test holds the users table for writing
     // (SQLite's write lock; PostgreSQL's table lock, which a write needs).
-    let held = core_grpc::db::begin_write(&app.db).await.unwrap();
+    let held = core_grpc::platform::db::begin_write(&app.db).await.unwrap();
     if app.test_db.is_postgres() {
         use sea_orm::ConnectionTrait;
         held.execute_unprepared("LOCK TABLE users IN ACCESS EXCLUSIVE MODE").await.unwrap();

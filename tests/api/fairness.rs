@@ -90,7 +90,7 @@ async fn endpoints_that_never_answer_delay_no_other_partners_delivery() {
     assert_eq!(recorded["delivery_attempts"].as_array().unwrap().len(), 1);
     assert!(waited < Duration::from_secs(5), "B waited {waited:?} behind A's hanging sends");
     // A holds at most its cap of sends: 16 connections, not 48.
-    assert!(hole.accepted.load(Ordering::SeqCst) <= core_grpc::webhooks::delivery::MAX_IN_FLIGHT_PER_PARTNER);
+    assert!(hole.accepted.load(Ordering::SeqCst) <= core_grpc::background::delivery::MAX_IN_FLIGHT_PER_PARTNER);
     drop(hole);
 }
 

@@ -160,7 +160,7 @@ async fn a_reading_whose_process_dies_on_every_attempt_stops_at_the_limit() {
     let expense = expenses_in_review(&app, &key, &user, &connection, 1).await.remove(0);
     let created = upload(&app, &key, &user, &expense, "loop.pdf", hostile::exponential_forms(10, 10)).await;
     let receipt = created.body["id"].as_str().unwrap().to_string();
-    let limit = core_grpc::jobs::MAX_ATTEMPTS;
+    let limit = core_grpc::platform::jobs::MAX_ATTEMPTS;
     let mut crashed_during = 0;
     while crashed_during < limit {
         crashed_during = eventually("the next attempt to be running", Duration::from_secs(30), || async {

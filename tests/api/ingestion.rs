@@ -422,10 +422,14 @@ async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
     let job_id = reply.body["job_id"].as_str().unwrap().to_string();
 
     // A worker claims the job and dies before finishing it.
-    let claimed = core_grpc::jobs::claim(&app.db, Duration::from_millis(800), core_grpc::jobs::JobPool::Ingestion)
-        .await
-        .unwrap()
-        .remove(0);
+    let claimed = core_grpc::platform::jobs::claim(
+        &app.db,
+        Duration::from_millis(800),
+        core_grpc::platform::jobs::JobPool::Ingestion,
+    )
+    .await
+    .unwrap()
+    .remove(0);
     assert_eq!((claimed.id.as_str(), claimed.attempts), (job_id.as_str(), 1));
     assert_eq!(app.get(&key, &format!("/jobs/{job_id}")).await.body["status"], "processing");
 
@@ -440,7 +444,7 @@ async fn a_worker_that_dies_holding_a_job_hands_it_over_after_the_lease() {
     let stored = job::Entity::find_by_id(job_id.as_str()).one(&app.db).await.unwrap().unwrap();
     assert_eq!(stored.attempts, 2, "taken over once the lease expired");
     // The dead worker's late completion is refused: it no longer holds the claim.
-    assert!(core_grpc::jobs::complete(&app.db, &claimed, 30).await.is_err());
+    assert!(core_grpc::platform::jobs::complete(&app.db, &claimed, 30).await.is_err());
     let rows = transaction::Entity::find().filter(transaction::Column::JobId.eq(&job_id)).all(&app.db).await.unwrap();
     assert!(rows.iter().all(|r| r.adjudication_count == 1));
 }
@@ -590,7 +594,7 @@ async fn the_duplicate_lookup_probes_the_unique_index_on_rows_never_analyzed() {
 
     let ids: Vec<String> = (0..500).map(|i| format!("new-{i}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let lookup = core_grpc::ingest::existing_ids_statement(backend, &connection, &ids);
+    let lookup = core_grpc::services::ingest::existing_ids_statement(backend, &connection, &ids);
     let explain = if postgres { "EXPLAIN " } else { "EXPLAIN QUERY PLAN " };
     let plan = Statement { sql: format!("{explain}{}", lookup.sql), ..lookup };
     let rows = app.db.query_all_raw(plan).await.unwrap();
@@ -620,8 +624,8 @@ async fn a_push_whose_process_died_on_every_attempt_fails_for_good_with_job_fail
     let reply = push(&app, &key, &user, &connection, vec![tx("p1", "LABCORP", Some("8071"), 9.0)]).await;
     let job_id = reply.body["job_id"].as_str().unwrap().to_string();
     job::Entity::update_many()
-        .col_expr(job::Column::Status, core_grpc::jobs::JobStatus::Processing.into())
-        .col_expr(job::Column::Attempts, core_grpc::jobs::MAX_ATTEMPTS.into())
+        .col_expr(job::Column::Status, core_grpc::platform::jobs::JobStatus::Processing.into())
+        .col_expr(job::Column::Attempts, core_grpc::platform::jobs::MAX_ATTEMPTS.into())
         .col_expr(job::Column::LeaseUntilMs, Some(0i64).into())
         .filter(job::Column::Id.eq(&job_id))
         .exec(&app.db)
@@ -633,7 +637,7 @@ async fn a_push_whose_process_died_on_every_attempt_fails_for_good_with_job_fail
     let done = wait_for_job(&app, &key, &job_id).await;
     assert_eq!(done["status"], "failed", "{done}");
     let stored = job::Entity::find_by_id(job_id.as_str()).one(&app.db).await.unwrap().unwrap();
-    assert_eq!(stored.attempts, core_grpc::jobs::MAX_ATTEMPTS + 1);
+    assert_eq!(stored.attempts, core_grpc::platform::jobs::MAX_ATTEMPTS + 1);
     assert!(stored.last_error.unwrap_or_default().contains("none finished"));
     let rows = transaction::Entity::find().filter(transaction::Column::JobId.eq(&job_id)).all(&app.db).await.unwrap();
     assert!(rows.is_empty(), "the rows were not adjudicated on the sixth claim");

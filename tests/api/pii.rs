@@ -180,16 +180,16 @@ async fn a_token_opens_the_identity_and_the_account_numbers_of_its_user() {
     assert_eq!(grpc_numbers.ach.unwrap().routing_number, routing);
 
     // Every read is in the audit trail, with its credentials and request id.
-    let reads = core_grpc::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap();
+    let reads = core_grpc::services::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap();
     assert_eq!(reads.len(), 5, "three REST reads and two gRPC reads");
     let token_id = body["id"].as_str().unwrap();
     assert!(reads.iter().all(|r| r.user_token_id == token_id && r.user_id == f.user_id));
     assert!(reads.iter().all(|r| r.request_id.as_deref().is_some_and(|id| !id.is_empty())));
-    assert_eq!(reads.iter().filter(|r| r.endpoint == core_grpc::pii::NUMBERS_ENDPOINT).count(), 3);
+    assert_eq!(reads.iter().filter(|r| r.endpoint == core_grpc::services::pii::NUMBERS_ENDPOINT).count(), 3);
     assert!(
         reads
             .iter()
-            .filter(|r| r.endpoint == core_grpc::pii::NUMBERS_ENDPOINT)
+            .filter(|r| r.endpoint == core_grpc::services::pii::NUMBERS_ENDPOINT)
             .all(|r| r.account_id.as_deref() == Some(f.account_id.as_str()))
     );
     let rest_request_id = numbers.headers["request-id"].to_str().unwrap();
@@ -248,7 +248,7 @@ async fn every_token_error_code_over_rest_and_grpc() {
     foreign.assert_error(403, "token_scope_mismatch", Some("Sail-User-Token"));
 
     // Nothing failed is in the audit trail.
-    assert!(core_grpc::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap().is_empty());
+    assert!(core_grpc::services::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap().is_empty());
 }
 
 #[tokio::test]

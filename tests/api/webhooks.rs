@@ -507,7 +507,7 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
 
     // More than one multi-row insert's worth of events and of deliveries,
     // for two partners and two types, in one transaction.
-    let new = |partner: &str, kind, n: usize| core_grpc::outbox::NewEvent {
+    let new = |partner: &str, kind, n: usize| core_grpc::services::outbox::NewEvent {
         partner_id: partner.to_string(),
         kind,
         data: json!({"n": n}),
@@ -515,8 +515,8 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
     let mut batch: Vec<_> = (0..1_200).map(|n| new(&a, EventType::TransactionsIngested, n)).collect();
     batch.extend((0..3).map(|n| new(&a, EventType::ConnectionError, n)));
     batch.extend((0..2).map(|n| new(&b, EventType::TransactionsIngested, n)));
-    let txn = core_grpc::db::begin_write(&app.db).await.unwrap();
-    let recorded = core_grpc::outbox::record_all(&txn, batch).await.unwrap();
+    let txn = core_grpc::platform::db::begin_write(&app.db).await.unwrap();
+    let recorded = core_grpc::services::outbox::record_all(&txn, batch).await.unwrap();
     txn.commit().await.unwrap();
     assert_eq!(recorded.len(), 1_205);
     assert_eq!((recorded[0].partner_id.as_str(), recorded[1_204].partner_id.as_str()), (a.as_str(), b.as_str()));
@@ -544,8 +544,8 @@ async fn events_recorded_together_reach_exactly_their_subscribers() {
 
 #[tokio::test]
 async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
-    use core_grpc::lease::ClaimLimit;
-    use core_grpc::webhooks::delivery::claim_statement;
+    use core_grpc::background::delivery::claim_statement;
+    use core_grpc::platform::lease::ClaimLimit;
     use sea_orm::{ConnectionTrait, Statement, TransactionTrait};
 
     let app = TestApp::spawn().await;

@@ -1,6 +1,7 @@
 //! Parsed value types. Input is turned into these once, at the edge of a
 //! business function; past that point a value that exists is a valid value.
 
+pub mod api_key;
 pub mod contact;
 pub mod embed_origin;
 pub mod ids;

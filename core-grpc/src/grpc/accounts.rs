@@ -3,13 +3,13 @@
 use sail_api::pb::{self, accounts_server::Accounts};
 use tonic::{Request, Response, Status};
 
-use crate::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
-use crate::auth::token_grant_for;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::grpc::user_tokens::request_id;
-use crate::pii::{self, Reader};
+use crate::layers::auth::token_grant_for;
+use crate::services::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
+use crate::services::pii::{self, Reader};
 use crate::state::Core;
 
 pub struct AccountsService {

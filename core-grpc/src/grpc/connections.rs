@@ -4,9 +4,9 @@ use entities::{account, connection};
 use sail_api::pb::{self, connections_server::Connections};
 use tonic::{Request, Response, Status};
 
-use crate::connections::{self, ConnectionStatus, NewExternalConnection};
 use crate::domain::{Page, time};
 use crate::grpc::accept;
+use crate::services::connections::{self, ConnectionStatus, NewExternalConnection};
 use crate::state::Core;
 
 pub struct ConnectionsService {

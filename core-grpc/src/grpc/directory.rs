@@ -4,9 +4,9 @@ use entities::{administrator, merchant};
 use sail_api::pb::{self, administrators_server::Administrators, merchants_server::Merchants};
 use tonic::{Request, Response, Status};
 
-use crate::directory::{self, search_text};
 use crate::domain::Page;
 use crate::grpc::accept;
+use crate::services::directory::{self, search_text};
 
 pub struct DirectoryService {
     pub core: crate::state::Core,

@@ -6,13 +6,13 @@ use entities::{connection, hosted_session};
 use sail_api::pb::{self, hosted_pages_server::HostedPages, hosted_sessions_server::HostedSessions};
 use tonic::{Request, Response, Status};
 
-use crate::directory;
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::{accept, accept_public};
-use crate::hosted_sessions::{self, Flow, LoginOutcome, NewSession, csrf_for, settings_of};
-use crate::receipts;
+use crate::services::directory;
+use crate::services::hosted_sessions::{self, Flow, LoginOutcome, NewSession, csrf_for, settings_of};
+use crate::services::receipts;
 use crate::state::Core;
 
 pub struct HostedSessionsService {

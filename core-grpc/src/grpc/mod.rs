@@ -15,8 +15,8 @@ pub mod webhooks;
 use sail_api::required::{PlainText, Required, TextProblem};
 use tonic::Request;
 
-use crate::auth::{Caller, caller};
 use crate::error::CoreError;
+use crate::layers::auth::{Caller, caller};
 
 /// What every handler does first: read the caller the authentication layer
 /// attached, and refuse a request whose required fields (declared with
@@ -38,7 +38,7 @@ pub fn accept_public<T: Required + PlainText>(request: &Request<T>) -> Result<()
 fn check_input<T: Required + PlainText>(request: &Request<T>) -> Result<(), CoreError> {
     // A malformed Idempotency-Key is refused on every method, not only on
     // those that replay.
-    crate::idempotency::key_of(request)?;
+    crate::layers::idempotency::key_of(request)?;
     if let Some((field, message)) = request.get_ref().missing_field() {
         return Err(CoreError::invalid(field, message));
     }
@@ -68,7 +68,7 @@ mod tests {
         let document: serde_json::Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
         let schemas = &document["components"]["schemas"];
         for (published, core) in [
-            (&schemas["PushedTransaction"]["properties"]["currency"], crate::ingest::ISO_4217),
+            (&schemas["PushedTransaction"]["properties"]["currency"], crate::services::ingest::ISO_4217),
             (&schemas["Address"]["properties"]["country"], crate::domain::contact::ISO_3166_ALPHA_2),
         ] {
             assert_eq!(published["x-case-insensitive"], true, "{published}");

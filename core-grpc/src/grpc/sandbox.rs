@@ -3,12 +3,12 @@
 use sail_api::pb::{self, sandbox_server::Sandbox};
 use tonic::{Request, Response, Status};
 
-use crate::connections::{ConnectionTypeRules, parse_provider_kind};
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::grpc::connections::render_one;
-use crate::providers::LinkRequest;
 use crate::sandbox::{self, SandboxUser};
+use crate::services::connections::{ConnectionTypeRules, parse_provider_kind};
+use crate::services::providers::LinkRequest;
 use crate::state::Core;
 
 pub struct SandboxService {

@@ -8,11 +8,11 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
-use crate::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
 use crate::grpc::accept;
-use crate::ingest;
-use crate::jobs::{self, JobKind};
-use crate::receipts;
+use crate::platform::jobs::{self, JobKind};
+use crate::services::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
+use crate::services::ingest;
+use crate::services::receipts;
 use crate::state::Core;
 
 pub struct TransactionsService {

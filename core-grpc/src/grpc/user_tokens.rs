@@ -5,12 +5,12 @@ use entities::user_token;
 use sail_api::pb::{self, identity_server::Identity, user_tokens_server::UserTokens};
 use tonic::{Request, Response, Status};
 
-use crate::auth::token_grant_for;
 use crate::domain::time;
 use crate::grpc::accept;
-use crate::pii::{self, Reader};
+use crate::layers::auth::token_grant_for;
+use crate::services::pii::{self, Reader};
+use crate::services::user_tokens::{self, NewUserToken};
 use crate::state::Core;
-use crate::user_tokens::{self, NewUserToken};
 
 pub struct UserTokensService {
     pub core: Core,

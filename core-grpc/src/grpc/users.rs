@@ -3,12 +3,12 @@
 use sail_api::pb::{self, users_server::Users};
 use tonic::{Request, Response, Status};
 
-use crate::crypto::Keyring;
 use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::accept;
+use crate::platform::crypto::Keyring;
+use crate::services::users::{self, NewUser, UserSummary};
 use crate::state::Core;
-use crate::users::{self, NewUser, UserSummary};
 
 pub struct UsersService {
     pub core: Core,

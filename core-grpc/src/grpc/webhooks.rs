@@ -5,11 +5,11 @@ use sail_api::pb::{self, events_server::Events, webhook_endpoints_server::Webhoo
 use tonic::{Request, Response, Status};
 
 use crate::domain::{Page, time};
-use crate::events;
 use crate::grpc::accept;
-use crate::outbox::{self, DeliveryStatus};
+use crate::services::events;
+use crate::services::outbox::{self, DeliveryStatus};
+use crate::services::webhooks;
 use crate::state::Core;
-use crate::webhooks;
 
 pub struct WebhooksService {
     pub core: Core,

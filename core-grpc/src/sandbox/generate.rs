@@ -13,8 +13,8 @@ use sail_engine::reference::{self, DescriptorRow, ReferenceError};
 
 use entities::enums::AccountType;
 
-use crate::accounts::StoredHolding;
-use crate::pii::{StoredAddress, StoredIdentity};
+use crate::services::accounts::StoredHolding;
+use crate::services::pii::{StoredAddress, StoredIdentity};
 
 /// The reference card descriptors card histories are drawn from. Checked
 /// once at start-up by [`load_reference`], so this never reads as empty.

@@ -15,18 +15,18 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 
-use crate::connections::{
-    self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef, not_a_provider_kind,
-};
-use crate::crypto::{Keyring, columns};
-use crate::db::{WriteTxn, begin_write};
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::expenses::{self, NewTransaction, OnRepeat};
-use crate::jobs::{self, JobKind, NewJob};
-use crate::outbox;
-use crate::providers::{Credential, LinkRequest, ProviderFuture, Providers};
-use crate::users;
+use crate::platform::crypto::{Keyring, columns};
+use crate::platform::db::{WriteTxn, begin_write};
+use crate::platform::jobs::{self, JobKind, NewJob};
+use crate::services::connections::{
+    self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef, not_a_provider_kind,
+};
+use crate::services::expenses::{self, NewTransaction, OnRepeat};
+use crate::services::outbox;
+use crate::services::providers::{Credential, LinkRequest, ProviderFuture, Providers};
+use crate::services::users;
 use sail_api::pb;
 use sail_engine::Engine;
 
@@ -386,7 +386,7 @@ async fn store_identity(
     db: &impl ConnectionTrait,
     keyring: &Keyring,
     owner: &connection::Model,
-    generated: crate::pii::StoredIdentity,
+    generated: crate::services::pii::StoredIdentity,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<(), CoreError> {
     identity_record::Entity::delete_many()

@@ -1,0 +1,8 @@
+//! Work that runs beside the requests: the one claim-and-lease loop
+//! (`worker`) that every kind of background work plugs into, the durable
+//! jobs it runs (`job_worker`: ingestion, connection syncs, receipt
+//! readings) and webhook delivery (`delivery`).
+
+pub mod delivery;
+pub mod job_worker;
+pub mod worker;

@@ -1,0 +1,347 @@
+//! `Idempotency-Key` on every write (docs/contract.md#wire-conventions): the same key with the same
+//! request replays the first success for 24 hours; with another request it is
+//! `409 idempotency_key_reused`. The key is reserved before the operation
+//! runs, so a concurrent duplicate is refused rather than run twice. Failures
+//! are not kept: a request that failed may be retried with its key.
+//!
+//! One tower layer ([`IdempotencyLayer`]) applies it, beneath
+//! authentication, to every method whose proto declares
+//! `(sail.v1.idempotent)` (the build refuses a POST that does not): REST
+//! calls arrive through the same layer as gRPC calls, and no handler opts in
+//! by hand. It works on the encoded gRPC messages: the request, re-encoded
+//! canonically, is fingerprinted; the reply is kept as the bytes it was.
+//!
+//! Nothing stored here gives away what was sent or answered (docs/pii.md):
+//! the request's fingerprint is a blind index, the stored reply is sealed,
+//! and a reply that carries a one-time secret (a webhook signing secret, a
+//! user token) is stored without it, so a replay never shows it again.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use entities::idempotency_key;
+use http::{HeaderMap, HeaderValue, Request, Response};
+use http_body_util::{BodyExt, Full, Limited};
+use sail_api::access::{access_rule, canonical_request, without_shown_once};
+use sea_orm::{ActiveModelTrait, EntityTrait, Set};
+use sha2::{Digest, Sha256};
+use tonic::body::Body;
+
+use crate::domain::{hex, time, unhex};
+use crate::error::CoreError;
+use crate::layers::auth::Caller;
+use crate::platform::crypto::{Keyring, columns};
+
+/// How long a key replays its response.
+pub const RETENTION: Duration = Duration::from_secs(24 * 3600);
+/// A reservation whose request never finished (its process died) frees
+/// itself after this.
+const STALE_RESERVATION: Duration = Duration::from_secs(60);
+
+/// The metadata a key arrives in (the REST header of the same name).
+pub const METADATA: &str = "idempotency-key";
+
+/// The largest request body the layer reads to fingerprint it: the largest
+/// message any service accepts (a receipt upload) and its frame header.
+const LARGEST_REQUEST: usize = crate::services::receipts::MAX_RECEIPT_BYTES + 64 * 1024 + 5;
+
+/// Reads and checks the key of a request, if it has one.
+pub fn key_of<T>(request: &tonic::Request<T>) -> Result<Option<String>, CoreError> {
+    key_in(request.metadata().as_ref())
+}
+
+/// Reads and checks the key in a call's headers (gRPC metadata).
+fn key_in(headers: &HeaderMap) -> Result<Option<String>, CoreError> {
+    let Some(value) = headers.get(METADATA) else { return Ok(None) };
+    let key = value
+        .to_str()
+        .map_err(|_| CoreError::invalid("Idempotency-Key", "Idempotency-Key must be printable ASCII."))?;
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+        return Err(CoreError::invalid(
+            "Idempotency-Key",
+            "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.",
+        ));
+    }
+    Ok(Some(key.to_string()))
+}
+
+fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut digest = Sha256::new();
+    for part in parts {
+        digest.update(part);
+        digest.update([0u8]);
+    }
+    hex(&digest.finalize())
+}
+
+/// Where keys and their replies are kept: the database, sealed under the
+/// keyring.
+#[derive(Clone)]
+struct KeyStore {
+    db: sea_orm::DatabaseConnection,
+    keyring: Arc<Keyring>,
+}
+
+/// The layer that makes every `(sail.v1.idempotent)` method honour
+/// `Idempotency-Key`; it sits beneath authentication, whose [`Caller`] it
+/// reads.
+#[derive(Clone)]
+pub struct IdempotencyLayer {
+    core: KeyStore,
+}
+
+impl IdempotencyLayer {
+    pub fn new(db: sea_orm::DatabaseConnection, keyring: Arc<Keyring>) -> Self {
+        IdempotencyLayer { core: KeyStore { db, keyring } }
+    }
+}
+
+impl<S> tower::Layer<S> for IdempotencyLayer {
+    type Service = Idempotent<S>;
+
+    fn layer(&self, inner: S) -> Idempotent<S> {
+        Idempotent { inner, core: self.core.clone() }
+    }
+}
+
+/// The service [`IdempotencyLayer`] wraps around the core's routes.
+#[derive(Clone)]
+pub struct Idempotent<S> {
+    inner: S,
+    core: KeyStore,
+}
+
+type CallFuture = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send + 'static>>;
+
+impl<S, B> tower::Service<Request<B>> for Idempotent<S>
+where
+    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = CallFuture;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> CallFuture {
+        // The clone that was made ready is the one that serves this call.
+        let ready = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, ready);
+        let core = self.core.clone();
+        Box::pin(async move {
+            let replays = access_rule(request.uri().path()).is_some_and(|rule| rule.idempotent);
+            let caller = request.extensions().get::<Caller>().cloned();
+            let key = match key_in(request.headers()) {
+                Ok(key) => key,
+                Err(err) => return Ok(refusal(err)),
+            };
+            let (Some(caller), Some(key), true) = (caller, key, replays) else {
+                return inner.call(request.map(Body::new)).await;
+            };
+            match once(&core, &caller.partner_id, key, request, &mut inner).await {
+                Ok(response) => Ok(response),
+                Err(err) => Ok(refusal(err)),
+            }
+        })
+    }
+}
+
+/// A refusal as the gRPC status a handler would have answered.
+fn refusal(err: CoreError) -> Response<Body> {
+    tonic::Status::from(err).into_http()
+}
+
+/// The one message of a unary gRPC request or reply body: a frame of one
+/// byte (not compressed), a 4-byte length and the message.
+fn message_of(frame: &[u8]) -> Option<&[u8]> {
+    let (header, message) = frame.split_at_checked(5)?;
+    let length = u32::from_be_bytes([header[1], header[2], header[3], header[4]]) as usize;
+    (header[0] == 0 && message.len() == length).then_some(message)
+}
+
+/// A unary reply frame around `message`.
+fn frame_of(message: &[u8]) -> Bytes {
+    let mut frame = Vec::with_capacity(message.len() + 5);
+    frame.push(0);
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(message);
+    Bytes::from(frame)
+}
+
+/// The gRPC status of a reply: in its headers (a trailers-only reply, how
+/// errors come back) or in its trailers.
+fn grpc_status(headers: &HeaderMap, trailers: Option<&HeaderMap>) -> Option<HeaderValue> {
+    headers.get("grpc-status").or_else(|| trailers.and_then(|t| t.get("grpc-status"))).cloned()
+}
+
+/// A successful reply to a replayed request: the kept message, status OK.
+fn replay(message: &[u8]) -> Response<Body> {
+    let mut trailers = HeaderMap::new();
+    trailers.insert("grpc-status", HeaderValue::from_static("0"));
+    let body = Full::new(frame_of(message)).with_trailers(async move { Some(Ok(trailers)) });
+    let mut response = Response::new(Body::new(body));
+    response.headers_mut().insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/grpc"));
+    response
+}
+
+/// Runs the call once per (partner, key): replays its kept success for a
+/// repeated request with the same body.
+async fn once<S, B>(
+    core: &KeyStore,
+    partner_id: &str,
+    key: String,
+    request: Request<B>,
+    inner: &mut S,
+) -> Result<Response<Body>, CoreError>
+where
+    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let method = request.uri().path().to_string();
+    let (parts, body) = request.into_parts();
+    let bytes = Limited::new(body, LARGEST_REQUEST).collect().await.map(|c| c.to_bytes()).map_err(|_| {
+        CoreError::TooLarge { param: "body".into(), message: "The request is larger than the service accepts.".into() }
+    })?;
+    let call = |bytes: Bytes| Request::from_parts(parts, Body::new(Full::new(bytes)));
+    // A body that is not one plain message is the service's to refuse.
+    let canonical = match message_of(&bytes).and_then(|message| canonical_request(&method, message)) {
+        Some(Ok(canonical)) => canonical,
+        _ => {
+            let Ok(response) = inner.call(call(bytes)).await;
+            return Ok(response);
+        }
+    };
+
+    let id = sha256_hex(&[partner_id.as_bytes(), key.as_bytes()]);
+    match claim(core, partner_id, &id, &method, &canonical).await? {
+        Claim::Replay(message) => return Ok(replay(&message)),
+        Claim::Run => {}
+    }
+    let Ok(response) = inner.call(call(bytes)).await;
+    let (parts, body) = response.into_parts();
+    let collected = match body.collect().await {
+        Ok(collected) => collected,
+        Err(err) => {
+            release(core, &id).await?;
+            return Err(CoreError::Internal(format!("reading a reply to keep for its idempotency key: {err}")));
+        }
+    };
+    let trailers = collected.trailers().cloned();
+    let succeeded = grpc_status(&parts.headers, trailers.as_ref()).is_some_and(|status| status == "0");
+    let bytes = collected.to_bytes();
+    match message_of(&bytes) {
+        Some(message) if succeeded => keep(core, &id, &method, message).await?,
+        _ => release(core, &id).await?,
+    }
+    let body = Full::new(bytes).with_trailers(async move { trailers.map(Ok) });
+    Ok(Response::from_parts(parts, Body::new(body)))
+}
+
+/// What a key's record says to do.
+enum Claim {
+    /// The key answered this request before: its kept reply.
+    Replay(Vec<u8>),
+    /// The key is now reserved for this call.
+    Run,
+}
+
+/// Reserves the key for this request, or finds what it answered before.
+async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, request: &[u8]) -> Result<Claim, CoreError> {
+    let db = &core.db;
+    let keyring = &core.keyring;
+    let mut content = method.as_bytes().to_vec();
+    content.push(0);
+    content.extend_from_slice(request);
+    let in_progress = || {
+        CoreError::IdempotencyKeyReused(
+            "A request with this Idempotency-Key is still in progress; retry it shortly.".to_string(),
+        )
+    };
+
+    if let Some(found) = idempotency_key::Entity::find_by_id(id).one(db).await? {
+        let age = (time::now() - found.created_at).to_std().unwrap_or_default();
+        let expired = age > RETENTION || (found.response_hex.is_none() && age > STALE_RESERVATION);
+        if expired {
+            idempotency_key::Entity::delete_by_id(id).exec(db).await?;
+        } else if found.method != method
+            || !keyring
+                .blind_indexes(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content)
+                .contains(&found.fingerprint)
+        {
+            return Err(CoreError::IdempotencyKeyReused(
+                "This Idempotency-Key was already used with a different request; use a new key for a new request."
+                    .to_string(),
+            ));
+        } else {
+            let Some(sealed) = found.response_hex.as_deref() else { return Err(in_progress()) };
+            let opened = keyring.open(columns::IDEMPOTENT_RESPONSE, id, sealed)?;
+            let message =
+                unhex(&opened).ok_or_else(|| CoreError::Internal("a stored idempotent reply is not hex".into()))?;
+            return Ok(Claim::Replay(message));
+        }
+    }
+
+    let reservation = idempotency_key::ActiveModel {
+        id: Set(id.to_string()),
+        partner_id: Set(partner_id.to_string()),
+        method: Set(method.to_string()),
+        fingerprint: Set(keyring.blind_index(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content)),
+        response_hex: Set(None),
+        created_at: Set(time::now()),
+    };
+    match reservation.insert(db).await {
+        Ok(_) => Ok(Claim::Run),
+        // Another request took the key between our read and our insert.
+        Err(err) => match err.sql_err() {
+            Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => Err(in_progress()),
+            _ => Err(err.into()),
+        },
+    }
+}
+
+/// Keeps a success for the key's replays, sealed and without its
+/// shown-once fields.
+async fn keep(core: &KeyStore, id: &str, method: &str, reply: &[u8]) -> Result<(), CoreError> {
+    let kept = without_shown_once(method, reply)
+        .map_err(|err| CoreError::Internal(format!("a reply to keep for an idempotency key: {err}")))?;
+    let sealed = core.keyring.seal(columns::IDEMPOTENT_RESPONSE, id, &hex(&kept));
+    let stored =
+        idempotency_key::ActiveModel { id: Set(id.to_string()), response_hex: Set(Some(sealed)), ..Default::default() };
+    stored.update(&core.db).await?;
+    Ok(())
+}
+
+/// Frees the key of a call that failed, so it may be retried with it.
+async fn release(core: &KeyStore, id: &str) -> Result<(), CoreError> {
+    idempotency_key::Entity::delete_by_id(id).exec(&core.db).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_holds_exactly_one_plain_message() {
+        let framed = frame_of(b"abc");
+        assert_eq!(message_of(&framed), Some(&b"abc"[..]));
+        assert_eq!(message_of(&framed[..7]), None, "a short frame");
+        let mut compressed = framed.to_vec();
+        compressed[0] = 1;
+        assert_eq!(message_of(&compressed), None, "a compressed frame");
+        let mut two = framed.to_vec();
+        two.extend_from_slice(&framed);
+        assert_eq!(message_of(&two), None, "two messages");
+        assert_eq!(message_of(&[]), None);
+    }
+}

@@ -1,0 +1,7 @@
+//! The tower layers every gRPC call passes before its handler, over the
+//! network or in process: authentication, rate limits and scopes (`auth`),
+//! then `Idempotency-Key` for the methods proto declares idempotent
+//! (`idempotency`).
+
+pub mod auth;
+pub mod idempotency;

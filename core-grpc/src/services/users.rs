@@ -1,0 +1,369 @@
+//! End users of a partner: create, list, read. Every query is bounded to the
+//! calling partner; another partner's user is indistinguishable from none.
+
+use entities::user;
+use sail_api::pb;
+use sea_orm::SqlErr;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DerivePartialModel, EntityTrait, QueryFilter, QueryOrder, Select,
+    Set,
+};
+
+use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
+use crate::error::CoreError;
+use crate::platform::crypto::{Keyring, columns};
+use crate::platform::db::fetch_page_of;
+
+pub use entities::enums::UserStatus;
+
+/// The `status` filter of a user list.
+pub fn parse_user_status(raw: &str) -> Result<UserStatus, CoreError> {
+    UserStatus::parse(raw)
+        .ok_or_else(|| CoreError::invalid("status", format!("status must be 'active' or 'inactive'; got '{raw}'.")))
+}
+
+/// The postal address of a profile; every part optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Address {
+    pub street: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip: Option<String>,
+    pub country: Option<CountryCode>,
+}
+
+/// A validated request to create a user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewUser {
+    pub external_user_id: String,
+    pub email: Option<Email>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone: Option<Phone>,
+    pub address: Address,
+}
+
+/// A free-text field: trimmed, non-empty when present, at most `max` characters.
+pub fn text(param: &str, value: Option<String>, max: usize) -> Result<Option<String>, CoreError> {
+    match value {
+        None => Ok(None),
+        Some(v) if v.trim().is_empty() => {
+            Err(CoreError::invalid(param, format!("{param} must not be empty when given.")))
+        }
+        Some(v) if v.chars().count() > max => {
+            Err(CoreError::invalid(param, format!("{param} must be at most {max} characters.")))
+        }
+        Some(v) => Ok(Some(v.trim().to_string())),
+    }
+}
+
+impl TryFrom<pb::CreateUserRequest> for NewUser {
+    type Error = CoreError;
+
+    /// Validates every field of CreateUser in docs/openapi.json; the error names the first bad one.
+    fn try_from(request: pb::CreateUserRequest) -> Result<NewUser, CoreError> {
+        let address = request.address.unwrap_or_default();
+        let external_user_id = request.external_user_id;
+        if external_user_id.trim().is_empty() {
+            return Err(CoreError::invalid("external_user_id", "external_user_id is required."));
+        }
+        if external_user_id.chars().count() > 255 {
+            return Err(CoreError::invalid("external_user_id", "external_user_id must be at most 255 characters."));
+        }
+        // Email and phone are taken exactly as sent (no trimming), so the
+        // rule is the one the OpenAPI document states.
+        let email = request
+            .email
+            .map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string())))
+            .transpose()?;
+        let phone = match request.phone {
+            Some(p) if p.chars().count() > 32 => {
+                return Err(CoreError::invalid("phone", "phone must be at most 32 characters."));
+            }
+            Some(p) => Some(Phone::parse(&p).map_err(|err| CoreError::invalid("phone", err.to_string()))?),
+            None => None,
+        };
+        let country = text("address.country", address.country, 2)?
+            .map(|c| CountryCode::parse(&c).map_err(|err| CoreError::invalid("address.country", err.to_string())))
+            .transpose()?;
+        Ok(NewUser {
+            external_user_id,
+            email,
+            first_name: text("first_name", request.first_name, 255)?,
+            last_name: text("last_name", request.last_name, 255)?,
+            phone,
+            address: Address {
+                street: text("address.street", address.street, 255)?,
+                city: text("address.city", address.city, 255)?,
+                state: text("address.state", address.state, 64)?,
+                zip: text("address.zip", address.zip, 16)?,
+                country,
+            },
+        })
+    }
+}
+
+/// Creates a user; a repeated `external_user_id` for the partner is `409`.
+/// The external id and every profile field are sealed with the row's id
+/// bound; the external id is unique through its blind index.
+pub async fn create_user(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    new: NewUser,
+) -> Result<user::Model, CoreError> {
+    let now = time::now();
+    let id = new_id(IdKind::User);
+    let taken = find_by_external_id(db, keyring, partner_id, &new.external_user_id).await?;
+    if taken.is_some() {
+        return Err(CoreError::UserAlreadyExists);
+    }
+    let seal = |column, value: Option<&str>| keyring.seal_opt(column, &id, value);
+    let model = user::ActiveModel {
+        id: Set(id.clone()),
+        partner_id: Set(partner_id.to_string()),
+        external_user_id: Set(keyring.seal(columns::USER_EXTERNAL_ID, &id, &new.external_user_id)),
+        external_user_id_hash: Set(Some(external_id_index(keyring, partner_id, &new.external_user_id))),
+        status: Set(UserStatus::Active),
+        email: Set(seal(columns::USER_EMAIL, new.email.as_ref().map(Email::as_str))),
+        first_name: Set(seal(columns::USER_FIRST_NAME, new.first_name.as_deref())),
+        last_name: Set(seal(columns::USER_LAST_NAME, new.last_name.as_deref())),
+        phone: Set(seal(columns::USER_PHONE, new.phone.as_ref().map(Phone::as_str))),
+        address_street: Set(seal(columns::USER_STREET, new.address.street.as_deref())),
+        address_city: Set(seal(columns::USER_CITY, new.address.city.as_deref())),
+        address_state: Set(seal(columns::USER_STATE, new.address.state.as_deref())),
+        address_zip: Set(seal(columns::USER_ZIP, new.address.zip.as_deref())),
+        address_country: Set(seal(columns::USER_COUNTRY, new.address.country.as_ref().map(CountryCode::as_str))),
+        created_at: Set(now),
+        updated_at: Set(now),
+    };
+    match model.insert(db).await {
+        Ok(user) => Ok(user),
+        Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
+            Err(CoreError::UserAlreadyExists)
+        }
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// The blind index of a partner's external user id, under the current key.
+fn external_id_index(keyring: &Keyring, partner_id: &str, external_user_id: &str) -> String {
+    keyring.blind_index(columns::USER_EXTERNAL_ID, partner_id, external_user_id.as_bytes())
+}
+
+/// The partner's user with this external id, found by its blind index under
+/// any configured key (a rotation may be half done).
+pub async fn find_by_external_id(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    external_user_id: &str,
+) -> Result<Option<user::Model>, CoreError> {
+    let indexes = keyring.blind_indexes(columns::USER_EXTERNAL_ID, partner_id, external_user_id.as_bytes());
+    Ok(user::Entity::find()
+        .filter(user::Column::PartnerId.eq(partner_id))
+        .filter(user::Column::ExternalUserIdHash.is_in(indexes))
+        .one(db)
+        .await?)
+}
+
+/// The partner's own id for user `user_id`, opened from its sealed form
+/// (remembered opened: every user a list returns carries it, and opening 25
+/// was a fifth of a page's cost, docs/benchmarks.md).
+pub fn external_user_id(keyring: &Keyring, user_id: &str, sealed: &str) -> Result<String, CoreError> {
+    Ok(keyring.open_remembered(columns::USER_EXTERNAL_ID, user_id, sealed)?)
+}
+
+/// The profile given at creation, opened: the identity record of source
+/// `profile`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    pub email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone: Option<String>,
+    pub street: Option<String>,
+    pub city: Option<String>,
+    pub state: Option<String>,
+    pub zip: Option<String>,
+    pub country: Option<String>,
+}
+
+/// Opens the profile fields of a user.
+pub fn profile(keyring: &Keyring, user: &user::Model) -> Result<Profile, CoreError> {
+    let open = |column, value: &Option<String>| keyring.open_opt(column, &user.id, value.as_deref());
+    Ok(Profile {
+        email: open(columns::USER_EMAIL, &user.email)?,
+        first_name: open(columns::USER_FIRST_NAME, &user.first_name)?,
+        last_name: open(columns::USER_LAST_NAME, &user.last_name)?,
+        phone: open(columns::USER_PHONE, &user.phone)?,
+        street: open(columns::USER_STREET, &user.address_street)?,
+        city: open(columns::USER_CITY, &user.address_city)?,
+        state: open(columns::USER_STATE, &user.address_state)?,
+        zip: open(columns::USER_ZIP, &user.address_zip)?,
+        country: open(columns::USER_COUNTRY, &user.address_country)?,
+    })
+}
+
+/// The user of the partner with `external_user_id`, created (with no
+/// profile) when there is none: the token exchange of a token-scoped
+/// integration. Returns the user and whether it was created.
+pub async fn find_or_create(
+    db: &impl ConnectionTrait,
+    keyring: &Keyring,
+    partner_id: &str,
+    external_user_id: &str,
+) -> Result<(user::Model, bool), CoreError> {
+    if let Some(found) = find_by_external_id(db, keyring, partner_id, external_user_id).await? {
+        return Ok((found, false));
+    }
+    let new = NewUser::try_from(pb::CreateUserRequest {
+        external_user_id: external_user_id.to_string(),
+        ..Default::default()
+    })
+    .map_err(|err| match err {
+        CoreError::InvalidRequest { message, .. } => CoreError::invalid("external_user_id", message),
+        other => other,
+    })?;
+    match create_user(db, keyring, partner_id, new).await {
+        Ok(created) => Ok((created, true)),
+        // Another exchange for the same id won the race: use its user.
+        Err(CoreError::UserAlreadyExists) => find_by_external_id(db, keyring, partner_id, external_user_id)
+            .await?
+            .map(|found| (found, false))
+            .ok_or_else(|| CoreError::Internal("a user that already exists could not be found".into())),
+        Err(err) => Err(err),
+    }
+}
+
+/// What the user endpoints answer: a user without its profile. Read alone,
+/// the nine sealed profile columns stay in the table (a user read or listed
+/// copied and decoded every one of them for nothing).
+#[derive(Debug, Clone, PartialEq, Eq, DerivePartialModel)]
+#[sea_orm(entity = "user::Entity", from_query_result)]
+pub struct UserSummary {
+    pub id: String,
+    pub external_user_id: String,
+    pub status: UserStatus,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<user::Model> for UserSummary {
+    fn from(user: user::Model) -> Self {
+        UserSummary {
+            id: user.id,
+            external_user_id: user.external_user_id,
+            status: user.status,
+            created_at: user.created_at,
+        }
+    }
+}
+
+/// One user of the partner, as the user endpoints answer it, or `not_found`.
+pub async fn get_user_summary(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    user_id: &str,
+) -> Result<UserSummary, CoreError> {
+    partner_user(partner_id, user_id)?
+        .into_partial_model::<UserSummary>()
+        .one(db)
+        .await?
+        .ok_or_else(|| user_not_found(user_id))
+}
+
+/// One user of the partner, or `not_found`.
+pub async fn get_user(db: &impl ConnectionTrait, partner_id: &str, user_id: &str) -> Result<user::Model, CoreError> {
+    partner_user(partner_id, user_id)?.one(db).await?.ok_or_else(|| user_not_found(user_id))
+}
+
+/// The query for one user of the partner (another partner's user is
+/// indistinguishable from none), or `not_found` when `user_id` cannot be a
+/// user's id.
+fn partner_user(partner_id: &str, user_id: &str) -> Result<Select<user::Entity>, CoreError> {
+    let id = parse_id(IdKind::User, user_id).ok_or_else(|| user_not_found(user_id))?;
+    Ok(user::Entity::find_by_id(id).filter(user::Column::PartnerId.eq(partner_id)))
+}
+
+fn user_not_found(user_id: &str) -> CoreError {
+    CoreError::not_found("user", "user_id", user_id)
+}
+
+/// A user by id, for internal work that already knows it exists.
+pub async fn user_by_id(db: &impl ConnectionTrait, user_id: &str) -> Result<user::Model, CoreError> {
+    user::Entity::find_by_id(user_id)
+        .one(db)
+        .await?
+        .ok_or_else(|| CoreError::Internal(format!("user {user_id} vanished")))
+}
+
+/// A page of the partner's users, newest first, and the total.
+pub async fn list_users(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    status: Option<UserStatus>,
+    page: Page,
+) -> Result<(Vec<UserSummary>, u64), CoreError> {
+    let mut query = user::Entity::find().filter(user::Column::PartnerId.eq(partner_id));
+    if let Some(status) = status {
+        query = query.filter(user::Column::Status.eq(status.as_str()));
+    }
+    let (users, total) = fetch_page_of(db, query.order_by_desc(user::Column::Id), page).await?;
+    Ok((users, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields() -> pb::CreateUserRequest {
+        pb::CreateUserRequest { external_user_id: "p-1".into(), ..Default::default() }
+    }
+
+    fn address(address: pb::Address) -> pb::CreateUserRequest {
+        pb::CreateUserRequest { address: Some(address), ..fields() }
+    }
+
+    fn param_of(result: Result<NewUser, CoreError>) -> String {
+        match result {
+            Err(CoreError::InvalidRequest { param, .. }) => param,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn minimal_user_parses() {
+        assert_eq!(NewUser::try_from(fields()).unwrap().external_user_id, "p-1");
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        assert_eq!(
+            param_of(NewUser::try_from(pb::CreateUserRequest { external_user_id: " ".into(), ..fields() })),
+            "external_user_id"
+        );
+        assert_eq!(
+            param_of(NewUser::try_from(pb::CreateUserRequest { email: Some("nope".into()), ..fields() })),
+            "email"
+        );
+        assert_eq!(param_of(NewUser::try_from(pb::CreateUserRequest { phone: Some("x".into()), ..fields() })), "phone");
+        assert_eq!(
+            param_of(NewUser::try_from(address(pb::Address { country: Some("USA".into()), ..Default::default() }))),
+            "address.country"
+        );
+        assert_eq!(
+            param_of(NewUser::try_from(pb::CreateUserRequest { first_name: Some("".into()), ..fields() })),
+            "first_name"
+        );
+        assert_eq!(
+            param_of(NewUser::try_from(address(pb::Address { zip: Some("1".repeat(17)), ..Default::default() }))),
+            "address.zip"
+        );
+    }
+
+    #[test]
+    fn status_parses() {
+        assert_eq!(UserStatus::parse("inactive").unwrap(), UserStatus::Inactive);
+        assert!(parse_user_status("deleted").is_err());
+    }
+}
