@@ -58,6 +58,10 @@ pub enum CoreError {
     /// identifier for someone, and errors are logged.
     #[error("A user with this external_user_id already exists.")]
     UserAlreadyExists,
+    /// The user is `inactive`: pushes, new connections and hosted sessions
+    /// for it are refused until it is made active again.
+    #[error("User {user_id} is inactive; make it active with PATCH /users/{user_id} first.")]
+    UserInactive { user_id: String },
     /// A rate limit refused the call; `of` names what was counted (the
     /// key's requests, an address's requests without a key, redeliveries).
     #[error("Too many {of}; retry after {} ms.", retry_after.as_millis())]
@@ -150,6 +154,9 @@ impl CoreError {
             }
             CoreError::IdempotencyKeyReused(_) => {
                 ErrorDetail::new(ErrorCode::IdempotencyKeyReused, self.to_string()).with_param("Idempotency-Key")
+            }
+            CoreError::UserInactive { .. } => {
+                ErrorDetail::new(ErrorCode::UserInactive, self.to_string()).with_param("user_id")
             }
             CoreError::UserAlreadyExists => {
                 ErrorDetail::new(ErrorCode::UserAlreadyExists, self.to_string()).with_param("external_user_id")

@@ -190,6 +190,10 @@ string_enum! {
         HostedSessionCompleted = "hosted_session.completed",
         /// A login on a hosted session's page was refused.
         HostedSessionLoginFailed = "hosted_session.login_failed",
+        /// A user was made inactive.
+        UserDeactivated = "user.deactivated",
+        /// A user was made active again.
+        UserReactivated = "user.reactivated",
     }
 }
 

@@ -445,6 +445,10 @@ impl TestApp {
         Reply::from(self.client.post(self.url(path)).bearer_auth(key).json(&body).send().await.unwrap()).await
     }
 
+    pub async fn patch(&self, key: &str, path: &str, body: Value) -> Reply {
+        Reply::from(self.client.patch(self.url(path)).bearer_auth(key).json(&body).send().await.unwrap()).await
+    }
+
     pub async fn delete(&self, key: &str, path: &str) -> Reply {
         Reply::from(self.client.delete(self.url(path)).bearer_auth(key).send().await.unwrap()).await
     }

@@ -31,5 +31,6 @@ mod pii;
 mod receipts;
 mod reference_data;
 mod sandbox;
+mod user_lifecycle;
 mod users;
 mod webhooks;

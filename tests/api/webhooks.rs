@@ -632,8 +632,8 @@ fn the_document_has_a_webhook_for_every_event_type_the_service_sends() {
 #[tokio::test]
 async fn the_events_sail_sends_match_their_schemas_in_the_document() {
     // Push, sync, break and repair a connection (a failed sign-in first),
-    // and attach an unreadable and a readable receipt: eight event types,
-    // each then checked, as `GET /events` returns it, against the `Event`
+    // attach an unreadable and a readable receipt, then deactivate and
+    // reactivate the user: ten event types, each then checked, as `GET /events` returns it, against the `Event`
     // schema (whose `data` is one of the data schemas) and its webhook's
     // data schema.
     let app = TestApp::spawn().await;
@@ -668,6 +668,10 @@ async fn the_events_sail_sends_match_their_schemas_in_the_document() {
     let readable = crate::receipts::upload(&app, &key, &user, &expense, "cvs.txt", text.as_bytes().to_vec()).await;
     let readable = readable.body["id"].as_str().unwrap().to_string();
     crate::receipts::wait_read(&app, &key, &user, &expense, &readable).await;
+    for status in ["inactive", "active"] {
+        let changed = app.patch(&key, &format!("/users/{user}"), json!({"status": status})).await;
+        assert_eq!(changed.status, 200, "{}", changed.body);
+    }
 
     let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
     let event_schema = document_schema(&document, "Event");
@@ -695,6 +699,8 @@ async fn the_events_sail_sends_match_their_schemas_in_the_document() {
         "hosted_session.login_failed",
         "receipt.unreadable",
         "transactions.ingested",
+        "user.deactivated",
+        "user.reactivated",
     ];
     let missing: Vec<&&str> = expected.iter().filter(|t| !seen.contains(**t)).collect();
     assert!(missing.is_empty(), "no event of {missing:?} (saw {seen:?})");

@@ -7,7 +7,7 @@ use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::platform::crypto::Keyring;
-use crate::services::users::{self, NewUser, UserSummary};
+use crate::services::users::{self, NewUser, UserChange, UserSummary};
 use crate::state::Core;
 
 pub struct UsersService {
@@ -54,5 +54,15 @@ impl Users for UsersService {
         let caller = accept(&request)?;
         let found = users::get_user_summary(&self.core.db, &caller.partner_id, &request.get_ref().user_id).await?;
         Ok(Response::new(user_to_pb(&self.core.config.keyring, found)?))
+    }
+
+    async fn update_user(&self, request: Request<pb::UpdateUserRequest>) -> Result<Response<pb::User>, Status> {
+        let caller = accept(&request)?;
+        let req = request.into_inner();
+        let user_id = req.user_id.clone();
+        let change = UserChange::try_from(req)?;
+        let keyring = &self.core.config.keyring;
+        let updated = users::update_user(&self.core.db, keyring, &caller.partner_id, &user_id, change).await?;
+        Ok(Response::new(user_to_pb(keyring, updated.into())?))
     }
 }

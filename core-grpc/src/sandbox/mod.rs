@@ -207,7 +207,7 @@ pub async fn link(
     user_id: &str,
     request: LinkRequest,
 ) -> Result<connection::Model, CoreError> {
-    let user = users::get_user(db, partner_id, user_id).await?;
+    let user = users::require_active(db, partner_id, user_id).await?;
     let provider = resolve_provider(db, request.kind, request.provider_id.as_deref()).await?;
     let username = SandboxUser::parse(Some(&request.credential.0))?;
     if username == SandboxUser::Bad {
@@ -260,10 +260,17 @@ pub async fn run_sync_job(
         Some(id) => connection::Entity::find_by_id(id.as_str()).one(&*txn).await?,
         None => None,
     };
+    let user_active = match &found {
+        Some(found) => users::user_by_id(&*txn, &found.user_id).await?.status == users::UserStatus::Active,
+        None => false,
+    };
     let processed = match found {
         // Disconnected before its sync ran: nothing to fetch any more.
         None => 0,
         Some(found) if found.status == ConnectionStatus::Disconnected => 0,
+        // Its user was made inactive: the sync waits; making the user
+        // active again queues it anew (`users::update_user`).
+        Some(_) if !user_active => 0,
         Some(found) => sync_connection(&txn, engine, keyring, found, &claimed.id).await?,
     };
     jobs::complete(&*txn, claimed, processed).await?;

@@ -159,7 +159,7 @@ pub async fn create_external(
     user_id: &str,
     new: NewExternalConnection,
 ) -> Result<connection::Model, CoreError> {
-    let user = users::get_user(db, partner_id, user_id).await?;
+    let user = users::require_active(db, partner_id, user_id).await?;
     let now = time::now();
     let model = connection::ActiveModel {
         id: Set(new_id(IdKind::Connection)),

@@ -155,7 +155,7 @@ pub async fn create(
     ttl: Duration,
     new: NewSession,
 ) -> Result<(hosted_session::Model, String), CoreError> {
-    let user = users::get_user(db, partner_id, &new.user_id).await?;
+    let user = users::require_active(db, partner_id, &new.user_id).await?;
     let s = &new.settings;
     match new.flow {
         Flow::ConnectAccount => {

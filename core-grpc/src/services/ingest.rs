@@ -23,6 +23,7 @@ use crate::platform::jobs::{self, JobKind, NewJob};
 use crate::services::connections::{self, ConnectionStatus, ConnectionType};
 use crate::services::expenses::{self, NewTransaction, OnRepeat, parse_date};
 use crate::services::outbox;
+use crate::services::users;
 use sail_engine::Engine;
 
 /// At most this many transactions per push (docs/contract.md#wire-conventions).
@@ -141,6 +142,7 @@ pub async fn ingest(
     batch: Vec<NewTransaction>,
 ) -> Result<job::Model, CoreError> {
     let owner = connections::get_connection(db, partner_id, user_id, connection_id).await?;
+    users::require_active(db, partner_id, user_id).await?;
     if owner.r#type != ConnectionType::External {
         return Err(CoreError::ConnectionNotExternal { connection_id: owner.id, kind: owner.r#type.to_string() });
     }

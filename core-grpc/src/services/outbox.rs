@@ -55,6 +55,8 @@ event_data! {
     JobFailedData => JobFailed,
     HostedSessionCompletedData => HostedSessionCompleted,
     HostedSessionLoginFailedData => HostedSessionLoginFailed,
+    UserDeactivatedData => UserDeactivated,
+    UserReactivatedData => UserReactivated,
 }
 
 impl NewEvent {

@@ -1,7 +1,11 @@
-//! End users of a partner: create, list, read. Every query is bounded to the
-//! calling partner; another partner's user is indistinguishable from none.
+//! End users of a partner: create, list, read, update (status and profile).
+//! Every query is bounded to the calling partner; another partner's user is
+//! indistinguishable from none. An `inactive` user keeps its data readable
+//! but takes no new pushes, connections or hosted sessions
+//! ([`require_active`]), and its syncs wait until it is active again.
 
-use entities::user;
+use entities::enums::{ConnectionStatus, ConnectionType, JobKind};
+use entities::{connection, user};
 use sail_api::pb;
 use sea_orm::SqlErr;
 use sea_orm::{
@@ -12,7 +16,9 @@ use sea_orm::{
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
 use crate::platform::crypto::{Keyring, columns};
-use crate::platform::db::fetch_page_of;
+use crate::platform::db::{begin_write, fetch_page_of};
+use crate::platform::jobs::{self, NewJob};
+use crate::services::outbox;
 
 pub use entities::enums::UserStatus;
 
@@ -57,26 +63,32 @@ pub fn text(param: &str, value: Option<String>, max: usize) -> Result<Option<Str
     }
 }
 
-impl TryFrom<pb::CreateUserRequest> for NewUser {
-    type Error = CoreError;
+/// The profile fields a request gives, each validated by the rule the
+/// OpenAPI document states: what creating and updating a user share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GivenProfile {
+    pub email: Option<Email>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone: Option<Phone>,
+    pub address: Address,
+}
 
-    /// Validates every field of CreateUser in docs/openapi.json; the error names the first bad one.
-    fn try_from(request: pb::CreateUserRequest) -> Result<NewUser, CoreError> {
-        let address = request.address.unwrap_or_default();
-        let external_user_id = request.external_user_id;
-        if external_user_id.trim().is_empty() {
-            return Err(CoreError::invalid("external_user_id", "external_user_id is required."));
-        }
-        if external_user_id.chars().count() > 255 {
-            return Err(CoreError::invalid("external_user_id", "external_user_id must be at most 255 characters."));
-        }
+impl GivenProfile {
+    /// Validates the given fields; the error names the first bad one.
+    fn parse(
+        email: Option<String>,
+        first_name: Option<String>,
+        last_name: Option<String>,
+        phone: Option<String>,
+        address: Option<pb::Address>,
+    ) -> Result<GivenProfile, CoreError> {
+        let address = address.unwrap_or_default();
         // Email and phone are taken exactly as sent (no trimming), so the
         // rule is the one the OpenAPI document states.
-        let email = request
-            .email
-            .map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string())))
-            .transpose()?;
-        let phone = match request.phone {
+        let email =
+            email.map(|e| Email::parse(&e).map_err(|err| CoreError::invalid("email", err.to_string()))).transpose()?;
+        let phone = match phone {
             Some(p) if p.chars().count() > 32 => {
                 return Err(CoreError::invalid("phone", "phone must be at most 32 characters."));
             }
@@ -86,11 +98,10 @@ impl TryFrom<pb::CreateUserRequest> for NewUser {
         let country = text("address.country", address.country, 2)?
             .map(|c| CountryCode::parse(&c).map_err(|err| CoreError::invalid("address.country", err.to_string())))
             .transpose()?;
-        Ok(NewUser {
-            external_user_id,
+        Ok(GivenProfile {
             email,
-            first_name: text("first_name", request.first_name, 255)?,
-            last_name: text("last_name", request.last_name, 255)?,
+            first_name: text("first_name", first_name, 255)?,
+            last_name: text("last_name", last_name, 255)?,
             phone,
             address: Address {
                 street: text("address.street", address.street, 255)?,
@@ -101,6 +112,160 @@ impl TryFrom<pb::CreateUserRequest> for NewUser {
             },
         })
     }
+}
+
+impl TryFrom<pb::CreateUserRequest> for NewUser {
+    type Error = CoreError;
+
+    /// Validates every field of CreateUser in docs/openapi.json; the error names the first bad one.
+    fn try_from(request: pb::CreateUserRequest) -> Result<NewUser, CoreError> {
+        let external_user_id = request.external_user_id;
+        if external_user_id.trim().is_empty() {
+            return Err(CoreError::invalid("external_user_id", "external_user_id is required."));
+        }
+        if external_user_id.chars().count() > 255 {
+            return Err(CoreError::invalid("external_user_id", "external_user_id must be at most 255 characters."));
+        }
+        let given =
+            GivenProfile::parse(request.email, request.first_name, request.last_name, request.phone, request.address)?;
+        Ok(NewUser {
+            external_user_id,
+            email: given.email,
+            first_name: given.first_name,
+            last_name: given.last_name,
+            phone: given.phone,
+            address: given.address,
+        })
+    }
+}
+
+/// A validated change to a user: a new status, and the profile fields to
+/// replace (those not given keep their value).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserChange {
+    pub status: Option<UserStatus>,
+    pub profile: GivenProfile,
+}
+
+impl TryFrom<pb::UpdateUserRequest> for UserChange {
+    type Error = CoreError;
+
+    /// Validates UpdateUser as CreateUser is validated; the error names the
+    /// first bad field.
+    fn try_from(request: pb::UpdateUserRequest) -> Result<UserChange, CoreError> {
+        let status = request.status.as_deref().map(parse_user_status).transpose()?;
+        let profile =
+            GivenProfile::parse(request.email, request.first_name, request.last_name, request.phone, request.address)?;
+        Ok(UserChange { status, profile })
+    }
+}
+
+/// Applies `change` to the partner's user: the given profile fields are
+/// sealed in place of the old ones, and a change of status is recorded as
+/// `user.deactivated` or `user.reactivated` in the same transaction. Made
+/// active again, the user's provider-managed connections that are not
+/// disconnected each get a sync queued, resuming what inactivity paused.
+pub async fn update_user(
+    db: &sea_orm::DatabaseConnection,
+    keyring: &Keyring,
+    partner_id: &str,
+    user_id: &str,
+    change: UserChange,
+) -> Result<user::Model, CoreError> {
+    let txn = begin_write(db).await?;
+    let found = get_user(&*txn, partner_id, user_id).await?;
+    let was = found.status;
+    let id = found.id.clone();
+    let seal = |column, value: Option<&str>| Set(keyring.seal_opt(column, &id, value));
+    let given = &change.profile;
+    let mut model: user::ActiveModel = found.into();
+    if let Some(email) = &given.email {
+        model.email = seal(columns::USER_EMAIL, Some(email.as_str()));
+    }
+    if let Some(first_name) = &given.first_name {
+        model.first_name = seal(columns::USER_FIRST_NAME, Some(first_name));
+    }
+    if let Some(last_name) = &given.last_name {
+        model.last_name = seal(columns::USER_LAST_NAME, Some(last_name));
+    }
+    if let Some(phone) = &given.phone {
+        model.phone = seal(columns::USER_PHONE, Some(phone.as_str()));
+    }
+    let address = &given.address;
+    if let Some(street) = &address.street {
+        model.address_street = seal(columns::USER_STREET, Some(street));
+    }
+    if let Some(city) = &address.city {
+        model.address_city = seal(columns::USER_CITY, Some(city));
+    }
+    if let Some(state) = &address.state {
+        model.address_state = seal(columns::USER_STATE, Some(state));
+    }
+    if let Some(zip) = &address.zip {
+        model.address_zip = seal(columns::USER_ZIP, Some(zip));
+    }
+    if let Some(country) = &address.country {
+        model.address_country = seal(columns::USER_COUNTRY, Some(country.as_str()));
+    }
+    if let Some(status) = change.status {
+        model.status = Set(status);
+    }
+    model.updated_at = Set(time::now());
+    let updated = model.update(&*txn).await?;
+    match (was, updated.status) {
+        (UserStatus::Active, UserStatus::Inactive) => {
+            outbox::record(&txn, partner_id, &pb::UserDeactivatedData { user_id: updated.id.clone() }).await?;
+        }
+        (UserStatus::Inactive, UserStatus::Active) => {
+            let syncs_queued = queue_syncs(&txn, partner_id, &updated.id).await?;
+            let data = pb::UserReactivatedData { user_id: updated.id.clone(), syncs_queued };
+            outbox::record(&txn, partner_id, &data).await?;
+        }
+        _ => {}
+    }
+    txn.commit().await?;
+    Ok(updated)
+}
+
+/// Queues a sync of each of the user's provider-managed connections that
+/// is not disconnected; returns how many.
+async fn queue_syncs(txn: &crate::platform::db::WriteTxn, partner_id: &str, user_id: &str) -> Result<i64, CoreError> {
+    let syncable = connection::Entity::find()
+        .filter(connection::Column::PartnerId.eq(partner_id))
+        .filter(connection::Column::UserId.eq(user_id))
+        .filter(connection::Column::Type.ne(ConnectionType::External))
+        .filter(connection::Column::Status.ne(ConnectionStatus::Disconnected))
+        .order_by_asc(connection::Column::Id)
+        .all(&**txn)
+        .await?;
+    for found in &syncable {
+        let job = NewJob {
+            partner_id,
+            kind: JobKind::SyncConnection,
+            user_id: Some(user_id),
+            connection_id: Some(&found.id),
+            accepted: 0,
+            duplicates_updated: 0,
+            payload: None,
+        };
+        jobs::enqueue(txn, job).await?;
+    }
+    Ok(syncable.len() as i64)
+}
+
+/// The partner's user, when it is active: `409 user_inactive` otherwise,
+/// for the writes an inactive user does not take (pushes, new connections,
+/// hosted sessions).
+pub async fn require_active(
+    db: &impl ConnectionTrait,
+    partner_id: &str,
+    user_id: &str,
+) -> Result<user::Model, CoreError> {
+    let found = get_user(db, partner_id, user_id).await?;
+    if found.status == UserStatus::Inactive {
+        return Err(CoreError::UserInactive { user_id: found.id });
+    }
+    Ok(found)
 }
 
 /// Creates a user; a repeated `external_user_id` for the partner is `409`.
