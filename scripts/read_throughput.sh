@@ -46,7 +46,8 @@ measure() { # label
 "$sail" serve --http-addr "$http" --grpc-addr "$grpc" --rate-limit-rps 0 >serve.log 2>&1 & pid=$!
 measure inproc
 kill "$pid"; wait "$pid" 2>/dev/null || true
-"$sail" core --grpc-addr "$grpc" --rate-limit-rps 0 >core.log 2>&1 & core=$!
+# A core names its key (the embedded database made one on first use).
+SAIL_ENCRYPTION_KEY="$(head -1 sail.db.key)" "$sail" core --grpc-addr "$grpc" --rate-limit-rps 0 >core.log 2>&1 & core=$!
 "$sail" gateway --http-addr "$http" --core-url "http://$grpc" >gateway.log 2>&1 & gateway=$!
 measure network
 kill "$gateway" "$core"; wait 2>/dev/null || true

@@ -27,11 +27,23 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Serve { database, core, gateway, log } => {
             let _log = init_tracing(log.log_format);
-            serve(Some((&database, &core)), Some(&gateway), None).await
+            // The embedded quickstart: sandbox providers unless turned off.
+            let sandbox = core.sandbox.unwrap_or(true);
+            serve(Some((&database, &core, sandbox)), Some(&gateway), None).await
         }
         Command::Core { database, core, log } => {
             let _log = init_tracing(log.log_format);
-            serve(Some((&database, &core)), None, None).await
+            if core.encryption.encryption_key.is_none() {
+                eprintln!(
+                    "sail core needs an explicit encryption key: set SAIL_ENCRYPTION_KEY (or --encryption-key); \
+                     `sail keys generate-encryption-key` makes one."
+                );
+                return ExitCode::from(2);
+            }
+            let database = DatabaseArgs { database_url: database.database_url };
+            // Production: sandbox providers only when asked for.
+            let sandbox = core.sandbox.unwrap_or(false);
+            serve(Some((&database, &core, sandbox)), None, None).await
         }
         Command::Gateway { core_url, gateway, log } => {
             let _log = init_tracing(log.log_format);
@@ -162,7 +174,7 @@ fn connectable(addr: SocketAddr) -> SocketAddr {
 }
 
 async fn serve(
-    core_args: Option<(&DatabaseArgs, &CoreArgs)>,
+    core_args: Option<(&DatabaseArgs, &CoreArgs, bool)>,
     gateway_args: Option<&GatewayArgs>,
     core_url: Option<String>,
 ) -> anyhow::Result<()> {
@@ -186,7 +198,7 @@ async fn serve(
     // `serve` runs core and gateway in one process: the gateway calls the
     // core's services in process, with no socket between them.
     let mut in_process = None;
-    if let Some((database, core_args)) = core_args {
+    if let Some((database, core_args, sandbox)) = core_args {
         let db = database::open(&database.database_url, IfMissing::Create).await?;
         let target = database::Target::parse(&database.database_url)?;
         let keyring = crate::encryption::keyring(&core_args.encryption, &target, &db).await?;
@@ -197,7 +209,7 @@ async fn serve(
         let public_url = core_args.public_url.clone().unwrap_or_else(|| {
             format!("http://{}", connectable(http_addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)))))
         });
-        let config = core_args.core_config(public_url, keyring);
+        let config = core_args.core_config(public_url, keyring, sandbox);
         let core = Core::new(db, config).context("building the core")?;
         core_grpc::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {
@@ -205,7 +217,7 @@ async fn serve(
         }
         tracing::info!("listening grpc={grpc_addr}");
         banner.grpc = Some(connectable(grpc_addr));
-        banner.sandbox = Some(core_args.sandbox);
+        banner.sandbox = Some(sandbox);
         core_url.get_or_insert_with(|| format!("http://{}", connectable(grpc_addr)));
         let shutdown = stopped(stop_rx.clone());
         tasks.spawn(async move { core_grpc::run(listener, core, shutdown).await.map_err(anyhow::Error::from) });
@@ -285,7 +297,11 @@ impl Banner {
             lines.push(format!("  database   {database}"));
         }
         if let Some(sandbox) = self.sandbox {
-            let state = if sandbox { "on (sandbox providers and /sandbox endpoints)" } else { "off" };
+            let state = if sandbox {
+                "on (sandbox providers and /sandbox endpoints; `sail core` runs with it off)"
+            } else {
+                "off"
+            };
             lines.push(format!("  sandbox    {state}"));
         }
         if self.database.is_some() {

@@ -28,6 +28,16 @@ pub struct DatabaseArgs {
     pub database_url: String,
 }
 
+/// The database of a production core: named explicitly, never the
+/// embedded default.
+#[derive(Debug, Clone, Args)]
+pub struct ProductionDatabaseArgs {
+    /// The database: postgres://USER@HOST:PORT/NAME (or sqlite://PATH);
+    /// required, with no default.
+    #[arg(long, env = "SAIL_DATABASE_URL")]
+    pub database_url: String,
+}
+
 /// Operator commands use an existing database; `--create` makes a new one.
 #[derive(Debug, Clone, Args)]
 pub struct OperatorDatabaseArgs {
@@ -56,9 +66,10 @@ pub struct CoreArgs {
     /// Base of hosted-session URLs; defaults to http://<bound http addr>.
     #[arg(long, env = "SAIL_PUBLIC_URL")]
     pub public_url: Option<String>,
-    /// Sandbox providers and /sandbox endpoints (`--sandbox false` for production).
-    #[arg(long, env = "SAIL_SANDBOX", default_value_t = true, action = ArgAction::Set)]
-    pub sandbox: bool,
+    /// Sandbox providers and /sandbox endpoints: on by default for `serve`
+    /// (the embedded quickstart), off by default for `core` (production).
+    #[arg(long, env = "SAIL_SANDBOX", action = ArgAction::Set)]
+    pub sandbox: Option<bool>,
     /// Sustained requests per second per API key (0 disables limiting).
     #[arg(long, env = "SAIL_RATE_LIMIT_RPS", default_value_t = 100)]
     pub rate_limit_rps: u32,
@@ -129,9 +140,10 @@ impl CoreArgs {
         &self,
         public_url: String,
         keyring: std::sync::Arc<core_grpc::platform::crypto::Keyring>,
+        sandbox: bool,
     ) -> core_grpc::CoreConfig {
         core_grpc::CoreConfig {
-            sandbox: self.sandbox,
+            sandbox,
             rate_limit_rps: self.rate_limit_rps,
             rate_limit_burst: self.rate_limit_burst,
             public_url,
@@ -175,10 +187,12 @@ pub enum Command {
         #[command(flatten)]
         log: LogArgs,
     },
-    /// The gRPC core alone (creates the database and applies migrations first).
+    /// The gRPC core alone, for production (creates the database and
+    /// applies migrations first). It names its database and encryption key
+    /// explicitly and runs with sandbox off unless `--sandbox true`.
     Core {
         #[command(flatten)]
-        database: DatabaseArgs,
+        database: ProductionDatabaseArgs,
         #[command(flatten)]
         core: CoreArgs,
         #[command(flatten)]

@@ -258,8 +258,10 @@ fn core_and_gateway_run_as_separate_processes() {
     let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
     let key =
         dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    // A production core names its database and key.
     let mut core = dir.sail();
-    core.args(["core", "--grpc-addr", "127.0.0.1:0"]);
+    core.args(["core", "--grpc-addr", "127.0.0.1:0", "--database-url", "sqlite://sail.db?mode=rwc"]);
+    core.env("SAIL_ENCRYPTION_KEY", generate_key(&dir));
     let (mut core, grpc) = start(core, &["grpc"]);
     let mut gateway = dir.sail();
     gateway.args(["gateway", "--http-addr", "127.0.0.1:0", "--core-url", &format!("http://{}", grpc[0])]);
@@ -268,8 +270,27 @@ fn core_and_gateway_run_as_separate_processes() {
     let (mut gateway, http) = start(gateway, &["http"]);
     let (status, body) = http_get(&http[0], "/api/v1/users", key["key"].as_str());
     assert_eq!(status, 200, "{body}");
+    // Sandbox is off in a core unless asked for: no sandbox endpoint.
+    let link = serde_json::json!({"user_id": "usr_0193a5b2c4d87e6f9a0b1c2d3e4f5a6b", "type": "card"});
+    let (status, body) =
+        http_json(&http[0], "POST", "/api/v1/sandbox/connections", key["key"].as_str().unwrap(), &link);
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["error"]["code"], "not_found", "{body}");
     assert!(terminate(&mut gateway).success());
     assert!(terminate(&mut core).success());
+}
+
+#[test]
+fn a_core_refuses_to_start_without_an_explicit_database_and_encryption_key() {
+    let dir = Workdir::new();
+    let no_database = dir.run(&["core", "--grpc-addr", "127.0.0.1:0"]);
+    assert_eq!(no_database.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&no_database.stderr);
+    assert!(stderr.contains("--database-url"), "{stderr}");
+    let no_key = dir.run(&["core", "--grpc-addr", "127.0.0.1:0", "--database-url", "sqlite://sail.db?mode=rwc"]);
+    assert_eq!(no_key.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&no_key.stderr);
+    assert!(stderr.contains("SAIL_ENCRYPTION_KEY"), "{stderr}");
 }
 
 #[test]
