@@ -25,13 +25,13 @@ use crate::settings::{
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        Command::Serve { database, core, gateway, log } => {
+        Command::Serve { database, core, gateway, log, drain } => {
             let _log = init_tracing(log.log_format);
             // The embedded quickstart: sandbox providers unless turned off.
             let sandbox = core.sandbox.unwrap_or(true);
-            serve(Some((&database, &core, sandbox)), Some(&gateway), None).await
+            serve(Some((&database, &core, sandbox)), Some(&gateway), None, drain.drain_s).await
         }
-        Command::Core { database, core, log } => {
+        Command::Core { database, core, log, drain } => {
             let _log = init_tracing(log.log_format);
             if core.encryption.encryption_key.is_none() {
                 eprintln!(
@@ -43,11 +43,11 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             let database = DatabaseArgs { database_url: database.database_url };
             // Production: sandbox providers only when asked for.
             let sandbox = core.sandbox.unwrap_or(false);
-            serve(Some((&database, &core, sandbox)), None, None).await
+            serve(Some((&database, &core, sandbox)), None, None, drain.drain_s).await
         }
-        Command::Gateway { core_url, gateway, log } => {
+        Command::Gateway { core_url, gateway, log, drain } => {
             let _log = init_tracing(log.log_format);
-            serve(None, Some(&gateway), Some(core_url)).await
+            serve(None, Some(&gateway), Some(core_url), drain.drain_s).await
         }
         Command::Migrate { database } => {
             let _log = init_tracing(LogFormat::Text);
@@ -177,8 +177,12 @@ async fn serve(
     core_args: Option<(&DatabaseArgs, &CoreArgs, bool)>,
     gateway_args: Option<&GatewayArgs>,
     core_url: Option<String>,
+    drain_s: u64,
 ) -> anyhow::Result<()> {
     let signal = ShutdownSignal::listen();
+    // What goes `draining` the moment a stop begins.
+    let mut core_readiness = None;
+    let gateway_draining = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (stop_tx, stop_rx) = watch::channel(false);
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
@@ -211,6 +215,7 @@ async fn serve(
         });
         let config = core_args.core_config(public_url, keyring, sandbox);
         let core = Core::new(db, config).context("building the core")?;
+        core_readiness = Some(core.readiness.clone());
         core_grpc::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {
             in_process = Some(core_grpc::server::in_process(&core));
@@ -232,7 +237,7 @@ async fn serve(
         banner.rest = Some(connectable(addr));
         banner.core_url = core_args.is_none().then(|| url.clone());
         let shutdown = stopped(stop_rx.clone());
-        let config = gateway.gateway_config();
+        let config = rest_gateway::GatewayConfig { draining: gateway_draining.clone(), ..gateway.gateway_config() };
         tasks.spawn(async move {
             rest_gateway::run(listener, channel, config, shutdown).await.map_err(anyhow::Error::from)
         });
@@ -241,6 +246,15 @@ async fn serve(
 
     tokio::select! {
         _ = signal.received() => {
+            // Readiness goes first; the listeners close after the drain.
+            if let Some(readiness) = &core_readiness {
+                readiness.begin_drain();
+            }
+            gateway_draining.store(true, std::sync::atomic::Ordering::SeqCst);
+            if drain_s > 0 {
+                tracing::info!(drain_s, "draining: /readyz answers 503 until the listeners close");
+                tokio::time::sleep(std::time::Duration::from_secs(drain_s)).await;
+            }
             let _ = stop_tx.send(true);
         }
         Some(first) = tasks.join_next() => {

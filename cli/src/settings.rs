@@ -49,6 +49,17 @@ pub struct OperatorDatabaseArgs {
     pub create: bool,
 }
 
+/// How a server stops.
+#[derive(Debug, Clone, Args)]
+pub struct DrainArgs {
+    /// Seconds between the start of a stop (SIGTERM, Ctrl-C) and closing the
+    /// listeners: `/readyz` and grpc.health.v1 already answer `draining`
+    /// while requests still get served, so a load balancer stops sending
+    /// first. Set it to the probe's period times its failure threshold.
+    #[arg(long, env = "SAIL_DRAIN_S", default_value_t = 0)]
+    pub drain_s: u64,
+}
+
 /// Logging of the commands that run servers.
 #[derive(Debug, Clone, Args)]
 pub struct LogArgs {
@@ -186,6 +197,8 @@ pub enum Command {
         gateway: GatewayArgs,
         #[command(flatten)]
         log: LogArgs,
+        #[command(flatten)]
+        drain: DrainArgs,
     },
     /// The gRPC core alone, for production (creates the database and
     /// applies migrations first). It names its database and encryption key
@@ -197,6 +210,8 @@ pub enum Command {
         core: CoreArgs,
         #[command(flatten)]
         log: LogArgs,
+        #[command(flatten)]
+        drain: DrainArgs,
     },
     /// The REST gateway alone, calling a core over gRPC; holds no database.
     Gateway {
@@ -207,6 +222,8 @@ pub enum Command {
         gateway: GatewayArgs,
         #[command(flatten)]
         log: LogArgs,
+        #[command(flatten)]
+        drain: DrainArgs,
     },
     /// Creates the database when it is missing, applies migrations, and exits.
     Migrate {

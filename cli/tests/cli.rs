@@ -749,3 +749,43 @@ fn rotation_reseals_everything_the_service_still_reads_it_and_reads_are_audited(
     let other_user = dir.json(&["audit", "list", "--user", "usr_none", "--json"]);
     assert!(other_user.as_array().unwrap().is_empty());
 }
+
+#[test]
+fn a_stopping_server_answers_draining_on_readyz_while_it_still_serves() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let (mut child, http) = serve(&dir, &[("SAIL_DRAIN_S", "3")]);
+    let (status, body) = http_get(&http, "/readyz", None);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""status":"ready""#), "{body}");
+
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let draining = loop {
+        let (status, body) = http_get(&http, "/readyz", None);
+        if status == 503 {
+            break body;
+        }
+        assert!(Instant::now() < deadline, "readyz still {status} after the stop began: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(draining.contains(r#""status":"draining""#), "{draining}");
+    // Within the drain the API still answers, and so do the other probes.
+    let (status, body) = http_get(&http, "/api/v1/users", Some(&key));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(http_get(&http, "/livez", None).0, 200);
+    assert_eq!(http_get(&http, "/healthz", None).0, 200);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let exited = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "did not stop after the drain");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exited.success());
+}

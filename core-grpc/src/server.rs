@@ -93,7 +93,7 @@ const RECEIPT_MESSAGE_LIMIT: usize = crate::services::receipts::MAX_RECEIPT_BYTE
 
 /// Every sail.v1 service of `core`.
 fn api_routes(core: &Core) -> Routes {
-    Routes::new(ApiHealthServer::new(HealthService { db: core.db.clone() }))
+    Routes::new(ApiHealthServer::new(HealthService { db: core.db.clone(), readiness: core.readiness.clone() }))
         .add_service(UsersServer::new(UsersService { core: core.clone() }))
         .add_service(UserTokensServer::new(UserTokensService { core: core.clone() }))
         .add_service(HostedSessionsServer::new(HostedSessionsService { core: core.clone() }))
@@ -168,6 +168,13 @@ pub async fn run(
     health.set_serving::<ReceiptsServer<TransactionsService>>().await;
     health.set_serving::<HostedSessionsServer<HostedSessionsService>>().await;
     health.set_serving::<IdentityServer<UserTokensService>>().await;
+    // From the moment the stop begins, a gRPC probe of the whole server
+    // ("") reads NOT_SERVING.
+    let readiness = core.readiness.clone();
+    tokio::spawn(async move {
+        readiness.drained().await;
+        health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+    });
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(sail_api::FILE_DESCRIPTOR_SET)
@@ -210,9 +217,13 @@ pub async fn run(
             // Without TCP_NODELAY a response split over two writes waits out
             // the client's delayed ACK (about 40 ms).
             TcpIncoming::from(listener).with_nodelay(Some(true)),
-            async move {
-                shutdown.await;
-                let _ = stop_tx.send(true);
+            {
+                let readiness = core.readiness.clone();
+                async move {
+                    shutdown.await;
+                    readiness.begin_drain();
+                    let _ = stop_tx.send(true);
+                }
             },
         )
         .await;

@@ -35,6 +35,40 @@ pub struct Core {
     pub directory: Directory,
     /// The providers connections are linked through (the sandbox's).
     pub providers: Arc<dyn Providers>,
+    /// Whether this core still takes new work (`/readyz`, grpc.health.v1).
+    pub readiness: Readiness,
+}
+
+/// Whether a core takes new work: it does until its stop begins. A stop
+/// begins before the listener closes (the CLI waits `--drain-s` between the
+/// two), so a load balancer probing `/readyz` or grpc.health.v1 sees
+/// `draining` and stops sending while calls in flight still finish.
+#[derive(Clone)]
+pub struct Readiness {
+    draining: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl Default for Readiness {
+    fn default() -> Self {
+        Readiness { draining: Arc::new(tokio::sync::watch::channel(false).0) }
+    }
+}
+
+impl Readiness {
+    /// The stop has begun: from now on the core answers `draining`.
+    pub fn begin_drain(&self) {
+        self.draining.send_replace(true);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        *self.draining.borrow()
+    }
+
+    /// Resolves once the stop has begun.
+    pub async fn drained(&self) {
+        let mut draining = self.draining.subscribe();
+        let _ = draining.wait_for(|d| *d).await;
+    }
 }
 
 impl Core {
@@ -81,6 +115,7 @@ impl Core {
             address_limits,
             directory: Directory::new(SandboxProviders.card_issuers()),
             providers: Arc::new(SandboxProviders),
+            readiness: Readiness::default(),
         })
     }
 }

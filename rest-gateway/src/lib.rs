@@ -42,11 +42,18 @@ pub struct GatewayConfig {
     pub max_body_bytes: usize,
     /// A request still unanswered after this gets an `internal_error`.
     pub request_timeout: Duration,
+    /// Set when this gateway's stop begins: `/readyz` answers `draining`
+    /// from then on, while requests in flight still finish.
+    pub draining: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Default for GatewayConfig {
     fn default() -> Self {
-        GatewayConfig { max_body_bytes: 2 * 1024 * 1024, request_timeout: Duration::from_secs(30) }
+        GatewayConfig {
+            max_body_bytes: 2 * 1024 * 1024,
+            request_timeout: Duration::from_secs(30),
+            draining: std::sync::Arc::default(),
+        }
     }
 }
 
@@ -113,7 +120,7 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
 
     Router::new()
         .nest("/api/v1", routes::api(core.clone(), config.max_body_bytes))
-        .merge(routes::health::router(core.clone()))
+        .merge(routes::health::router(core.clone(), config.draining.clone()))
         .merge(hosted::router(core))
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
@@ -145,6 +152,11 @@ pub async fn run(
             tracing::warn!(error = %err, "could not set TCP_NODELAY");
         }
     }));
+    let draining = config.draining.clone();
+    let shutdown = async move {
+        shutdown.await;
+        draining.store(true, std::sync::atomic::Ordering::SeqCst);
+    };
     axum::serve(listener, router(core, &config).into_make_service_with_connect_info::<listener::ClientAddr>())
         .with_graceful_shutdown(shutdown)
         .await

@@ -163,6 +163,8 @@ pub struct CoreProcess {
     runtime: Option<tokio::runtime::Runtime>,
     stop: watch::Sender<bool>,
     pub addr: std::net::SocketAddr,
+    /// The core's readiness, to begin a stop's drain.
+    pub readiness: core_grpc::state::Readiness,
 }
 
 impl CoreProcess {
@@ -192,13 +194,14 @@ impl CoreProcess {
             let addr = listener.local_addr().unwrap();
             let (stop, mut stop_rx) = watch::channel(false);
             let core = Core::new(db, config).expect("core");
+            let readiness = core.readiness.clone();
             runtime.spawn(async move {
                 let shutdown = async move {
                     let _ = stop_rx.wait_for(|s| *s).await;
                 };
                 core_grpc::run(listener, core, shutdown).await.expect("core runs");
             });
-            CoreProcess { runtime: Some(runtime), stop, addr }
+            CoreProcess { runtime: Some(runtime), stop, addr, readiness }
         })
         .join()
         .unwrap()
@@ -245,6 +248,8 @@ pub struct TestApp {
     stop: watch::Sender<bool>,
     gateway: Option<tokio::task::JoinHandle<()>>,
     pub test_db: TestDb,
+    /// The readiness of the core the gateway calls in process, when it does.
+    in_process_readiness: Option<core_grpc::state::Readiness>,
     /// Declared last, so dropped last: armed until the app and its
     /// database are gone.
     _watchdog: HangWatchdog,
@@ -361,13 +366,16 @@ impl TestApp {
         let grpc_addr = core.addr.to_string();
 
         let (stop, mut stop_rx) = watch::channel(false);
+        let mut in_process_readiness = None;
         let channel = if gateway_in_process() {
             // The gateway calls a core in its own process (as `sail serve`
             // does), an API-only one over the same database; the core process
             // above still serves gRPC and runs the workers.
             let db = core_grpc::platform::db::connect(&test_db.url).await.expect("connect in-process core");
             let api_only = CoreConfig { workers: 0, ..core_config.clone() };
-            core_grpc::server::in_process(&Core::new(db, api_only).expect("in-process core"))
+            let in_process = Core::new(db, api_only).expect("in-process core");
+            in_process_readiness = Some(in_process.readiness.clone());
+            core_grpc::server::in_process(&in_process)
         } else {
             rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap()
         };
@@ -390,7 +398,19 @@ impl TestApp {
             stop,
             gateway: Some(gateway),
             test_db,
+            in_process_readiness,
             _watchdog: watchdog,
+        }
+    }
+
+    /// Begins a stop's drain in the core (and in the core the gateway calls
+    /// in process), as SIGTERM does before the listeners close.
+    pub fn begin_drain(&self) {
+        if let Some(core) = &self.core {
+            core.readiness.begin_drain();
+        }
+        if let Some(readiness) = &self.in_process_readiness {
+            readiness.begin_drain();
         }
     }
 

@@ -28,6 +28,7 @@ mod ingestion;
 mod isolation;
 mod openapi;
 mod pii;
+mod probes;
 mod receipts;
 mod reference_data;
 mod sandbox;

@@ -1,0 +1,85 @@
+//! The probes outside `/api/v1` (docs/api-decisions.md, "Probes"): `/livez`
+//! answers while the gateway runs, `/healthz` while the core's database is
+//! reachable, and `/readyz` only while gateway and core take new work, with
+//! grpc.health.v1 saying the same for a core.
+
+use rest_gateway::GatewayConfig;
+use serde_json::{Value, json};
+
+use crate::helpers::TestApp;
+
+async fn probe(app: &TestApp, root: &str, path: &str) -> (u16, Value) {
+    let reply = app.client.get(format!("{root}{path}")).send().await.unwrap();
+    let status = reply.status().as_u16();
+    (status, reply.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_serving_app_is_live_healthy_and_ready() {
+    let app = TestApp::spawn().await;
+    let root = app.http_root.clone();
+    assert_eq!(probe(&app, &root, "/livez").await, (200, json!({"status": "ok"})));
+    assert_eq!(probe(&app, &root, "/healthz").await, (200, json!({"status": "ok", "database": "ok"})));
+    assert_eq!(probe(&app, &root, "/readyz").await, (200, json!({"status": "ready", "database": "ok"})));
+}
+
+#[tokio::test]
+async fn a_draining_core_is_not_ready_but_still_answers_and_grpc_probes_agree() {
+    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let root = app.http_root.clone();
+    let channel =
+        tonic::transport::Channel::from_shared(format!("http://{}", app.grpc_addr)).unwrap().connect().await.unwrap();
+    let mut health = HealthClient::new(channel);
+    let overall = || HealthCheckRequest { service: String::new() };
+    assert_eq!(health.check(overall()).await.unwrap().into_inner().status(), ServingStatus::Serving);
+
+    app.begin_drain();
+    let (status, body) = probe(&app, &root, "/readyz").await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body, json!({"status": "draining", "database": "unchecked", "draining": "core"}));
+    // Draining is not dead: calls in flight and new ones on open connections
+    // are still served, and the database is still reachable.
+    assert_eq!(app.get(&key, "/users").await.status, 200);
+    assert_eq!(probe(&app, &root, "/healthz").await.0, 200);
+    assert_eq!(probe(&app, &root, "/livez").await.0, 200);
+    let status = crate::helpers::eventually("grpc.health NOT_SERVING", std::time::Duration::from_secs(5), || {
+        let mut health = health.clone();
+        async move {
+            let status = health.check(overall()).await.unwrap().into_inner().status();
+            (status == ServingStatus::NotServing).then_some(status)
+        }
+    })
+    .await;
+    assert_eq!(status, ServingStatus::NotServing);
+}
+
+#[tokio::test]
+async fn a_gateway_without_its_core_or_stopping_itself_is_not_ready() {
+    let app = TestApp::spawn().await;
+    let dead_port = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap().port()
+    };
+    let spawn_gateway = |core_url: String, config: GatewayConfig| async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let root = format!("http://{}", listener.local_addr().unwrap());
+        let channel = rest_gateway::core_channel(&core_url).unwrap();
+        tokio::spawn(rest_gateway::run(listener, channel, config, std::future::pending()));
+        root
+    };
+
+    let orphan = spawn_gateway(format!("http://127.0.0.1:{dead_port}"), GatewayConfig::default()).await;
+    assert_eq!(probe(&app, &orphan, "/livez").await.0, 200, "alive without its core");
+    let (status, body) = probe(&app, &orphan, "/readyz").await;
+    assert_eq!((status, body), (503, json!({"status": "unavailable", "core": "unreachable"})));
+
+    let stopping = GatewayConfig::default();
+    stopping.draining.store(true, std::sync::atomic::Ordering::SeqCst);
+    let stopping = spawn_gateway(format!("http://{}", app.grpc_addr), stopping).await;
+    let (status, body) = probe(&app, &stopping, "/readyz").await;
+    assert_eq!((status, body), (503, json!({"status": "draining", "draining": "gateway"})));
+    assert_eq!(probe(&app, &stopping, "/healthz").await.0, 200, "its core is fine");
+}
