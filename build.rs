@@ -12,6 +12,8 @@
 //!   by the core;
 //! - `plain_text.rs`: every string a request can carry, checked by the core
 //!   for control characters;
+//! - `json_shapes.rs`: where a REST body must hold a JSON object, checked by
+//!   the gateway before decoding;
 //! - `error_codes.rs`: the error vocabulary of `proto/sail/v1/error_codes.csv`,
 //!   the one place a code, its statuses and its meaning are declared;
 //! - `openapi.json`: the OpenAPI 3.1 document of those routes.
@@ -91,6 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     fs::write(out_dir.join("rest_routes.rs"), pretty(rest::generate(&operations))?)?;
     fs::write(out_dir.join("required_fields.rs"), pretty(rest::generate_required(&api)?)?)?;
     fs::write(out_dir.join("plain_text.rs"), pretty(rest::generate_plain_text(&api)?)?)?;
+    fs::write(out_dir.join("json_shapes.rs"), pretty(rest::generate_json_shapes(&api)?)?)?;
     let errors = errors::ErrorCodes::read(&fs::read_to_string("proto/sail/v1/error_codes.csv")?)?;
     fs::write(out_dir.join("error_codes.rs"), pretty(errors.generate())?)?;
     fs::write(out_dir.join("openapi.json"), openapi::document(&api, &operations, &errors)?)?;

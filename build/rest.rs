@@ -373,3 +373,69 @@ pub fn generate_plain_text(api: &Api) -> Result<TokenStream, String> {
     }
     Ok(quote!(#(#impls)*))
 }
+
+/// `json_shapes.rs`: for every message a REST body can carry, the check
+/// that each field holding a message is a JSON object (or null) and each
+/// repeated one an array of objects, before the body is decoded: serde
+/// would otherwise read a struct from an array (`"address": [null, null]`)
+/// and accept a body the document refuses.
+pub fn generate_json_shapes(api: &Api) -> Result<TokenStream, String> {
+    let mut stack: Vec<String> = api.methods.iter().map(|m| m.input.clone()).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut impls = Vec::new();
+    while let Some(name) = stack.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let message = api.message(&name)?;
+        let mut checks = Vec::new();
+        for (field, _) in message.fields.iter().filter(|(f, _)| f.kind() == field_type::MESSAGE) {
+            let field_name = field.name();
+            let inner_type = field.type_name.clone().unwrap_or_default();
+            stack.push(inner_type.clone());
+            let inner = format_ident!("{}", short_name(&inner_type));
+            let inner_path = format!("{field_name}.{{inner}}");
+            let item_path = format!("{field_name}.{{at}}");
+            let item_inner_path = format!("{field_name}.{{at}}.{{inner}}");
+            if field.is_repeated() {
+                checks.push(quote! {
+                    if let Some(serde_json::Value::Array(items)) = object.get(#field_name) {
+                        for (at, item) in items.iter().enumerate() {
+                            match item {
+                                serde_json::Value::Object(fields) => {
+                                    if let Some(inner) = <crate::pb::#inner as JsonShape>::shape_problem(fields) {
+                                        return Some(format!(#item_inner_path));
+                                    }
+                                }
+                                _ => return Some(format!(#item_path)),
+                            }
+                        }
+                    }
+                });
+            } else {
+                checks.push(quote! {
+                    match object.get(#field_name) {
+                        Some(serde_json::Value::Object(fields)) => {
+                            if let Some(inner) = <crate::pb::#inner as JsonShape>::shape_problem(fields) {
+                                return Some(format!(#inner_path));
+                            }
+                        }
+                        None | Some(serde_json::Value::Null) => {}
+                        Some(_) => return Some(#field_name.to_string()),
+                    }
+                });
+            }
+        }
+        let message = format_ident!("{}", short_name(&name));
+        impls.push(quote! {
+            impl JsonShape for crate::pb::#message {
+                fn shape_problem(object: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+                    #(#checks)*
+                    let _ = object;
+                    None
+                }
+            }
+        });
+    }
+    Ok(quote!(#(#impls)*))
+}

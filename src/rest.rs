@@ -148,8 +148,23 @@ pub fn input_error(path: Option<String>, inner: &serde_json::Error) -> CallError
     CallError::Input { param: path, message }
 }
 
+/// A request message whose REST body can be checked for the JSON shape of
+/// its message fields before decoding (serde reads a struct from an array
+/// too, which the document does not allow).
+pub trait JsonShape {
+    /// The first field (dotted path) holding something other than a JSON
+    /// object where a message belongs, if any.
+    fn shape_problem(object: &serde_json::Map<String, serde_json::Value>) -> Option<String>;
+}
+
+include!(concat!(env!("OUT_DIR"), "/json_shapes.rs"));
+
 /// Decodes a JSON object into the request message `T`.
-pub fn decode<T: DeserializeOwned>(input: JsonObject) -> Result<T, CallError> {
+pub fn decode<T: DeserializeOwned + JsonShape>(input: JsonObject) -> Result<T, CallError> {
+    if let Some(param) = T::shape_problem(&input) {
+        let message = format!("Invalid value for '{param}': expected a JSON object.");
+        return Err(CallError::Input { param: Some(param), message });
+    }
     serde_path_to_error::deserialize(serde_json::Value::Object(input))
         .map_err(|err| input_error(dotted(err.path()), err.inner()))
 }
@@ -174,6 +189,19 @@ mod tests {
             Err(CallError::Input { param, .. }) => param,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_message_field_must_be_a_json_object_not_an_array() {
+        let array = decode::<pb::UpdateUserRequest>(object(json!({"user_id": "u", "address": [null, null]})));
+        assert!(matches!(array, Err(CallError::Input { param: Some(ref p), .. }) if p == "address"), "{array:?}");
+        let nested = decode::<pb::PushTransactionsRequest>(object(json!({"user_id": "u", "transactions": [[1]]})));
+        assert_eq!(param(nested), Some("transactions.0".to_string()));
+        let fine: pb::UpdateUserRequest =
+            decode(object(json!({"user_id": "u", "address": {"city": "Austin"}}))).unwrap();
+        assert_eq!(fine.address.unwrap().city.as_deref(), Some("Austin"));
+        let null: pb::UpdateUserRequest = decode(object(json!({"user_id": "u", "address": null}))).unwrap();
+        assert!(null.address.is_none());
     }
 
     #[test]

@@ -441,7 +441,9 @@ fn request_object() -> impl Strategy<Value = serde_json::Map<String, serde_json:
         .prop_map(|entries| entries.into_iter().collect())
 }
 
-fn decodes_or_names_a_field<T: serde::de::DeserializeOwned>(input: serde_json::Map<String, serde_json::Value>) {
+fn decodes_or_names_a_field<T: serde::de::DeserializeOwned + sail_api::rest::JsonShape>(
+    input: serde_json::Map<String, serde_json::Value>,
+) {
     match sail_api::rest::decode::<T>(input) {
         Ok(_) => {}
         Err(sail_api::rest::CallError::Input { message, .. }) => assert!(!message.is_empty()),

@@ -70,6 +70,7 @@ fn the_required_and_plain_text_checks_are_as_reviewed() {
     let api = compile("fixture");
     insta::assert_snapshot!("required_fields", pretty(rest::generate_required(&api).unwrap()).unwrap());
     insta::assert_snapshot!("plain_text", pretty(rest::generate_plain_text(&api).unwrap()).unwrap());
+    insta::assert_snapshot!("json_shapes", pretty(rest::generate_json_shapes(&api).unwrap()).unwrap());
 }
 
 #[test]

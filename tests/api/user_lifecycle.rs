@@ -105,6 +105,7 @@ async fn a_profile_change_is_validated_like_creation_and_reads_back_through_iden
         (json!({"first_name": "   "}), "first_name"),
         (json!({"phone": "12"}), "phone"),
         (json!({"address": {"country": "XX"}}), "address.country"),
+        (json!({"address": [null, null]}), "address"),
         (json!({"status": "deleted"}), "status"),
         (json!({"nickname": "J"}), "nickname"),
     ] {
