@@ -49,6 +49,25 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             let _log = init_tracing(log.log_format);
             serve(None, Some(&gateway), Some(core_url), drain.drain_s).await
         }
+        Command::Backup { to, database } => {
+            let _log = init_tracing(LogFormat::Text);
+            crate::backup::backup(&database.database_url, &to).await.map(|files| {
+                crate::logging::say(&format!("backup: {} (sha256 {})", files.database.display(), files.sha256));
+                crate::logging::say(&format!("checksum: {}", files.checksum.display()));
+                match &files.key {
+                    Some(key) => crate::logging::say(&format!("key file: {} (keep it as safe as the key)", key.display())),
+                    None => crate::logging::say(
+                        "key file: none (the database is sealed with SAIL_ENCRYPTION_KEY: keep that key with the backup)",
+                    ),
+                }
+            })
+        }
+        Command::Restore { from, database, encryption } => {
+            let _log = init_tracing(LogFormat::Text);
+            crate::backup::restore(&from, &database.database_url, &encryption)
+                .await
+                .map(|path| crate::logging::say(&format!("restored: {}", path.display())))
+        }
         Command::Migrate { database } => {
             let _log = init_tracing(LogFormat::Text);
             database::open(&database.database_url, IfMissing::Create).await.map(|_| ())

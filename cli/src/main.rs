@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod backup;
 mod commands;
 mod database;
 mod encryption;

@@ -225,6 +225,28 @@ pub enum Command {
         #[command(flatten)]
         drain: DrainArgs,
     },
+    /// Copies the embedded database while the service runs (a consistent
+    /// copy as of one commit), with its key file beside it and a SHA-256
+    /// checksum file. PostgreSQL: use pg_dump or point-in-time recovery.
+    Backup {
+        /// The copy to write; it (and FILE.key, FILE.sha256) must not exist.
+        #[arg(long)]
+        to: std::path::PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
+    },
+    /// Restores a backup made by `sail backup` into a database that does
+    /// not exist yet, after checking its checksum and that the key opens it.
+    Restore {
+        /// The backup to restore (its FILE.key and FILE.sha256 are used when
+        /// present).
+        #[arg(long)]
+        from: std::path::PathBuf,
+        #[command(flatten)]
+        database: DatabaseArgs,
+        #[command(flatten)]
+        encryption: EncryptionArgs,
+    },
     /// Creates the database when it is missing, applies migrations, and exits.
     Migrate {
         #[command(flatten)]

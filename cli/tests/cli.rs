@@ -789,3 +789,97 @@ fn a_stopping_server_answers_draining_on_readyz_while_it_still_serves() {
     };
     assert!(exited.success());
 }
+
+/// 500 transactions with ids `{prefix}-0` … `{prefix}-499`.
+fn batch_of_500(prefix: &str) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = (0..500)
+        .map(|i| {
+            serde_json::json!({"external_transaction_id": format!("{prefix}-{i}"), "date": "2026-11-01",
+                               "amount": 5.0, "description": "LABCORP", "mcc": "8071"})
+        })
+        .collect();
+    serde_json::json!({ "transactions": rows })
+}
+
+#[test]
+fn a_backup_taken_during_a_push_restores_to_a_service_that_reads_every_accepted_row() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let scopes = "connections,ingest,expenses";
+    let key = dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", scopes, "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let (mut child, http) = serve(&dir, &[]);
+    let (status, user) =
+        http_json(&http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "b1"}));
+    assert_eq!(status, 201, "{user}");
+    let user = user["id"].as_str().unwrap().to_string();
+    let external = serde_json::json!({"type": "external", "provider_label": "Bank"});
+    let (status, connection) = http_json(&http, "POST", &format!("/api/v1/users/{user}/connections"), &key, &external);
+    assert_eq!(status, 201, "{connection}");
+    let push_path = format!("/api/v1/users/{user}/connections/{}/transactions", connection["id"].as_str().unwrap());
+    let (status, reply) = http_json(&http, "POST", &push_path, &key, &batch_of_500("a"));
+    assert_eq!(status, 202, "{reply}");
+
+    // A second batch is pushed while the copy is taken.
+    let pusher = {
+        let (http, key, path) = (http.clone(), key.clone(), push_path.clone());
+        std::thread::spawn(move || http_json(&http, "POST", &path, &key, &batch_of_500("b")).0)
+    };
+    let backup = dir.run(&["backup", "--to", "backup.db"]);
+    assert!(backup.status.success(), "{}", String::from_utf8_lossy(&backup.stderr));
+    assert_eq!(pusher.join().unwrap(), 202);
+    assert!(terminate(&mut child).success());
+    for file in ["backup.db", "backup.db.key", "backup.db.sha256"] {
+        let meta = std::fs::metadata(dir.0.join(file)).unwrap_or_else(|_| panic!("{file} was written"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if file != "backup.db.sha256" {
+                assert_eq!(meta.permissions().mode() & 0o077, 0, "{file} is owner-only");
+            }
+        }
+        let _ = meta;
+    }
+    let again = dir.run(&["backup", "--to", "backup.db"]);
+    assert!(!again.status.success(), "a backup never overwrites");
+
+    let backup_file = dir.0.join("backup.db");
+    let backup_path = backup_file.to_str().unwrap();
+    let other = Workdir::empty();
+    let restored = other.run(&["restore", "--from", backup_path]);
+    assert!(restored.status.success(), "{}", String::from_utf8_lossy(&restored.stderr));
+    let twice = other.run(&["restore", "--from", backup_path]);
+    assert!(!twice.status.success());
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("never overwrites"), "{twice:?}");
+
+    // A damaged copy is refused by its checksum, and nothing is restored.
+    let damaged = dir.0.join("damaged.db");
+    let mut bytes = std::fs::read(&backup_file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&damaged, bytes).unwrap();
+    std::fs::copy(dir.0.join("backup.db.sha256"), dir.0.join("damaged.db.sha256")).unwrap();
+    let third = Workdir::empty();
+    let refused = third.run(&["restore", "--from", damaged.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("checksum"), "{refused:?}");
+    assert!(!third.0.join("sail.db").exists(), "nothing restored");
+
+    // The restored service has every row the first push accepted, and the
+    // second push whole or not at all.
+    let (mut restored_child, http) = serve(&other, &[]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let total = loop {
+        let (status, body) = http_get(&http, &format!("/api/v1/users/{user}/expenses?limit=1"), Some(&key));
+        assert_eq!(status, 200, "{body}");
+        let json: serde_json::Value = serde_json::from_str(body.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        let total = json["pagination"]["total"].as_u64().unwrap();
+        if total == 1000 || (total == 500 && Instant::now() + Duration::from_secs(50) > deadline) {
+            break total;
+        }
+        assert!(Instant::now() < deadline, "only {total} expenses after restore");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(total == 500 || total == 1000, "{total}");
+    assert!(terminate(&mut restored_child).success());
+}
