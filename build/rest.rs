@@ -204,6 +204,7 @@ pub fn generate(ops: &[RestOperation<'_>]) -> TokenStream {
                     let mut request = tonic::Request::new(message);
                     *request.metadata_mut() = metadata;
                     let reply = crate::pb::#client_module::#client::new(core)
+                        .max_decoding_message_size(MAX_REPLY_BYTES)
                         .#method(request)
                         .await
                         .map_err(CallError::Status)?;

@@ -91,6 +91,11 @@ impl std::fmt::Debug for Route {
     }
 }
 
+/// The largest reply the gateway takes from the core: tonic's default of
+/// 4 MiB would cut a large user's export (`GET /users/{user_id}/export`)
+/// short; every other reply is a page of at most 100 items, far below.
+pub const MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
+
 /// Why a generated call failed.
 #[derive(Debug)]
 pub enum CallError {

@@ -233,7 +233,7 @@ async fn serve(
             format!("http://{}", connectable(http_addr.unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080)))))
         });
         let config = core_args.core_config(public_url, keyring, sandbox);
-        let core = Core::new(db, config).context("building the core")?;
+        let core = Core::connect(db, config).await.context("building the core")?;
         core_readiness = Some(core.readiness.clone());
         core_grpc::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {
@@ -546,7 +546,16 @@ async fn rotate_encryption(
         ));
     }
     let keyring = crate::encryption::keyring(&encryption, &target, &db).await?;
-    let total = core_grpc::platform::rotation::count_stale(&db, &keyring).await?;
+    let key_store = match &encryption.key_store_url {
+        Some(url) => Some(
+            core_grpc::platform::vault::Vault::connect(keyring.clone(), url)
+                .await
+                .context("connecting to the key store")?,
+        ),
+        None => None,
+    };
+    let key_store = key_store.as_ref().and_then(|keys| keys.separate_store());
+    let total = core_grpc::platform::rotation::count_stale(&db, key_store, &keyring).await?;
     let bar = if json {
         indicatif::ProgressBar::hidden()
     } else {
@@ -557,7 +566,7 @@ async fn rotate_encryption(
         }
         bar
     };
-    let summary = core_grpc::platform::rotation::rotate(&db, &keyring, batch, |done| bar.inc(done)).await?;
+    let summary = core_grpc::platform::rotation::rotate(&db, key_store, &keyring, batch, |done| bar.inc(done)).await?;
     bar.finish_and_clear();
     if json {
         outln!("{}", serde_json::to_string(&summary)?);
@@ -583,7 +592,7 @@ async fn rotate_encryption(
 async fn audit(command: AuditCommand) -> anyhow::Result<()> {
     let AuditCommand::List { partner, user, limit, json, database } = command;
     let db = operator_db(&database).await?;
-    let reads = core_grpc::services::pii::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
+    let reads = core_grpc::services::audit::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
     if json {
         let rows: Vec<_> = reads
             .iter()

@@ -30,6 +30,13 @@ pub struct EncryptionArgs {
     /// re-seals what they sealed, comma-separated.
     #[arg(long, env = "SAIL_ENCRYPTION_KEY_PREVIOUS", hide_env_values = true, value_delimiter = ',')]
     pub encryption_key_previous: Vec<String>,
+    /// Where each user's data key is kept (docs/pii.md#per-user-data-keys):
+    /// a database apart from the main one (a `sqlite://` file or a
+    /// `postgres://` URL), so that a deleted user's data no longer opens
+    /// even in copies of the main database taken before the deletion.
+    /// Unset: the main database keeps them.
+    #[arg(long, env = "SAIL_KEY_STORE_URL")]
+    pub key_store_url: Option<String>,
 }
 
 /// The key file of an embedded database: `<file>.key` beside it.

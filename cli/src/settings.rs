@@ -174,6 +174,7 @@ impl CoreArgs {
             },
             keyring,
             key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,
+            key_store_url: self.encryption.key_store_url.clone(),
         }
     }
 }

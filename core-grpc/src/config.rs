@@ -97,4 +97,7 @@ pub struct CoreConfig {
     /// Background workers reading receipts in this process, apart from the
     /// ingestion workers: a slow file never holds up a push.
     pub receipt_workers: usize,
+    /// Where per-user data keys are kept (docs/pii.md#per-user-data-keys):
+    /// a database of their own, or `None` for the main database.
+    pub key_store_url: Option<String>,
 }

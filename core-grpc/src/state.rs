@@ -12,6 +12,7 @@ use crate::config::CoreConfig;
 use crate::layers::auth::{AddressLimits, KeyCache, RateLimits};
 use crate::platform::directory_index::Directory;
 use crate::platform::shared_limits::SharedBuckets;
+use crate::platform::vault::Vault;
 use crate::sandbox::SandboxProviders;
 use crate::services::providers::Providers;
 
@@ -37,6 +38,9 @@ pub struct Core {
     pub providers: Arc<dyn Providers>,
     /// Whether this core still takes new work (`/readyz`, grpc.health.v1).
     pub readiness: Readiness,
+    /// The service keyring and the per-user data keys personal values are
+    /// sealed under.
+    pub vault: Arc<Vault>,
 }
 
 /// Whether a core takes new work: it does until its stop begins. A stop
@@ -102,6 +106,7 @@ impl Core {
             .user_agent(concat!("Sail-Webhooks/", env!("CARGO_PKG_VERSION")))
             .build()?;
         let keys = Arc::new(KeyCache::new(config.key_cache_ttl));
+        let keyring = config.keyring.clone();
         let address_limits =
             Arc::new(AddressLimits::new(config.unauthenticated_rps, config.trusted_gateways.iter().copied()));
         Ok(Core {
@@ -116,7 +121,21 @@ impl Core {
             directory: Directory::new(SandboxProviders.card_issuers()),
             providers: Arc::new(SandboxProviders),
             readiness: Readiness::default(),
+            vault: Arc::new(Vault::in_main_database(keyring)),
         })
+    }
+
+    /// `new`, then the key store named by `config.key_store_url` connected
+    /// (and its table made): what `sail serve`, `sail core` and the tests
+    /// start. A store that cannot be reached stops the start.
+    pub async fn connect(db: DatabaseConnection, config: CoreConfig) -> Result<Self, StartError> {
+        let url = config.key_store_url.clone();
+        let mut core = Core::new(db, config)?;
+        if let Some(url) = url {
+            let vault = Vault::connect(core.config.keyring.clone(), &url).await.map_err(StartError::KeyStore)?;
+            core.vault = Arc::new(vault);
+        }
+        Ok(core)
     }
 }
 
@@ -131,4 +150,6 @@ pub enum StartError {
     Reference(#[from] sail_engine::reference::ReferenceError),
     #[error("SAIL_REDIS_URL: {0}")]
     Redis(#[from] redis::RedisError),
+    #[error("the key store (SAIL_KEY_STORE_URL): {0}")]
+    KeyStore(sea_orm::DbErr),
 }

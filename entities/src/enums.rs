@@ -194,6 +194,8 @@ string_enum! {
         UserDeactivated = "user.deactivated",
         /// A user was made active again.
         UserReactivated = "user.reactivated",
+        /// A user was deleted for good.
+        UserDeleted = "user.deleted",
     }
 }
 

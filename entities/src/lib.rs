@@ -20,6 +20,7 @@ pub mod pii_read;
 pub mod receipt;
 pub mod transaction;
 pub mod user;
+pub mod user_data_key;
 pub mod user_token;
 pub mod webhook_attempt;
 pub mod webhook_delivery;

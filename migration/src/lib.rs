@@ -16,6 +16,7 @@ mod m20261125_000010_delivery_claim_index;
 mod m20261125_000011_delivery_row_upkeep;
 mod m20261126_000012_partner_embed_origins;
 mod m20261126_000013_pending_pushes;
+mod m20261127_000014_user_data_keys;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000011_delivery_row_upkeep::Migration),
             Box::new(m20261126_000012_partner_embed_origins::Migration),
             Box::new(m20261126_000013_pending_pushes::Migration),
+            Box::new(m20261127_000014_user_data_keys::Migration),
         ]
     }
 }
@@ -50,4 +52,13 @@ impl MigratorTrait for Migrator {
 pub async fn apply(db: &sea_orm_migration::sea_orm::DatabaseConnection) -> Result<(), DbErr> {
     Migrator::up(db, None).await?;
     seed::sync_directories(db).await
+}
+
+/// Prepares a key store kept apart from the main database
+/// (`--key-store-url`): only the `user_data_keys` table, created when
+/// missing. Safe to run on every start and from several processes.
+pub async fn apply_key_store(db: &sea_orm_migration::sea_orm::DatabaseConnection) -> Result<(), DbErr> {
+    use sea_orm_migration::sea_orm::ConnectionTrait;
+    let statement = m20261127_000014_user_data_keys::key_store_table();
+    db.execute(&statement).await.map(|_| ())
 }

@@ -174,7 +174,7 @@ impl CoreProcess {
         // Runtimes cannot be built or blocked on inside the test's runtime.
         std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-            let (listener, db) = runtime.block_on(async {
+            let (listener, core) = runtime.block_on(async {
                 // A crashed core's listener closes in the background: retry
                 // the port for a while, as a restarted process would.
                 let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -189,11 +189,11 @@ impl CoreProcess {
                     }
                 };
                 let db = core_grpc::platform::db::connect(&url).await.expect("connect core");
-                (listener, db)
+                let core = Core::connect(db, config).await.expect("core");
+                (listener, core)
             });
             let addr = listener.local_addr().unwrap();
             let (stop, mut stop_rx) = watch::channel(false);
-            let core = Core::new(db, config).expect("core");
             let readiness = core.readiness.clone();
             runtime.spawn(async move {
                 let shutdown = async move {
@@ -248,6 +248,10 @@ pub struct TestApp {
     stop: watch::Sender<bool>,
     gateway: Option<tokio::task::JoinHandle<()>>,
     pub test_db: TestDb,
+    /// The key store of per-user data keys, a database apart from the main
+    /// one (as production runs it), so a copy of the main database holds
+    /// no key.
+    pub key_store_db: TestDb,
     /// The readiness of the core the gateway calls in process, when it does.
     in_process_readiness: Option<core_grpc::state::Readiness>,
     /// Declared last, so dropped last: armed until the app and its
@@ -333,6 +337,7 @@ pub fn serve_defaults() -> CoreConfig {
         redis_url: None,
         receipt_reader: receipt_reader(),
         receipt_workers: 1,
+        key_store_url: None,
     }
 }
 
@@ -355,6 +360,7 @@ impl TestApp {
         init_process();
         let watchdog = HangWatchdog::arm(options.hang_limit);
         let test_db = TestDb::create().await;
+        let key_store_db = TestDb::create().await;
         let db = core_grpc::platform::db::connect(&test_db.url).await.expect("connect");
         migration::apply(&db).await.expect("migrate");
 
@@ -362,6 +368,7 @@ impl TestApp {
         let http_addr = http.local_addr().unwrap().to_string();
         let mut core_config = options.core.clone();
         core_config.public_url = format!("http://{http_addr}");
+        core_config.key_store_url.get_or_insert_with(|| key_store_db.url.clone());
         let core = CoreProcess::start(&test_db.url, core_config.clone(), "127.0.0.1:0".parse().unwrap());
         let grpc_addr = core.addr.to_string();
 
@@ -373,7 +380,7 @@ impl TestApp {
             // above still serves gRPC and runs the workers.
             let db = core_grpc::platform::db::connect(&test_db.url).await.expect("connect in-process core");
             let api_only = CoreConfig { workers: 0, ..core_config.clone() };
-            let in_process = Core::new(db, api_only).expect("in-process core");
+            let in_process = Core::connect(db, api_only).await.expect("in-process core");
             in_process_readiness = Some(in_process.readiness.clone());
             core_grpc::server::in_process(&in_process)
         } else {
@@ -398,6 +405,7 @@ impl TestApp {
             stop,
             gateway: Some(gateway),
             test_db,
+            key_store_db,
             in_process_readiness,
             _watchdog: watchdog,
         }
@@ -424,12 +432,14 @@ impl TestApp {
     /// Starts a core again at the same address (after a crash), with `config`.
     pub fn restart_core(&mut self, mut config: CoreConfig) {
         config.public_url = self.http_root.clone();
+        config.key_store_url.get_or_insert_with(|| self.key_store_db.url.clone());
         self.core = Some(CoreProcess::start(&self.test_db.url, config, self.grpc_addr.parse().unwrap()));
     }
 
     /// Another core over the same database (another process, say), with
     /// its own workers.
-    pub fn extra_core(&self, config: CoreConfig) -> CoreProcess {
+    pub fn extra_core(&self, mut config: CoreConfig) -> CoreProcess {
+        config.key_store_url.get_or_insert_with(|| self.key_store_db.url.clone());
         CoreProcess::start(&self.test_db.url, config, "127.0.0.1:0".parse().unwrap())
     }
 

@@ -32,6 +32,7 @@ mod probes;
 mod receipts;
 mod reference_data;
 mod sandbox;
+mod user_erasure;
 mod user_lifecycle;
 mod users;
 mod webhooks;

@@ -180,7 +180,7 @@ async fn a_token_opens_the_identity_and_the_account_numbers_of_its_user() {
     assert_eq!(grpc_numbers.ach.unwrap().routing_number, routing);
 
     // Every read is in the audit trail, with its credentials and request id.
-    let reads = core_grpc::services::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap();
+    let reads = core_grpc::services::audit::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap();
     assert_eq!(reads.len(), 5, "three REST reads and two gRPC reads");
     let token_id = body["id"].as_str().unwrap();
     assert!(reads.iter().all(|r| r.user_token_id == token_id && r.user_id == f.user_id));
@@ -248,7 +248,7 @@ async fn every_token_error_code_over_rest_and_grpc() {
     foreign.assert_error(403, "token_scope_mismatch", Some("Sail-User-Token"));
 
     // Nothing failed is in the audit trail.
-    assert!(core_grpc::services::pii::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap().is_empty());
+    assert!(core_grpc::services::audit::list_reads(&app.db, Some(&f.partner_id), None, 100).await.unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -593,7 +593,7 @@ async fn a_delivery_claim_reads_a_few_rows_per_partner_not_the_whole_backlog() {
 
 /// The schema `#/components/schemas/{name}` of the served document, with
 /// the document's components beside it so its `$ref`s resolve.
-fn document_schema(document: &Value, name: &str) -> jsonschema::Validator {
+pub(crate) fn document_schema(document: &Value, name: &str) -> jsonschema::Validator {
     let schema = json!({"$ref": format!("#/components/schemas/{name}"), "components": document["components"]});
     jsonschema::validator_for(&schema).unwrap()
 }

@@ -180,7 +180,7 @@ async fn run_one(core: &Core, claimed: job::Model) {
 
 async fn run_one_in_span(core: &Core, claimed: job::Model) {
     let result = match claimed.kind {
-        JobKind::SyncConnection => core.providers.sync(&core.db, &core.engine, &core.config.keyring, &claimed).await,
+        JobKind::SyncConnection => core.providers.sync(&core.db, &core.engine, &core.vault, &claimed).await,
         JobKind::IngestTransactions => {
             match ingest::run_ingest_jobs(&core.db, &core.engine, std::slice::from_ref(&claimed)).await {
                 Ok(()) => Ok(()),
@@ -192,8 +192,7 @@ async fn run_one_in_span(core: &Core, claimed: job::Model) {
             }
         }
         JobKind::ReadReceipt => {
-            receipts::run_read_job(&core.db, &core.engine, &core.config.keyring, &core.config.receipt_reader, &claimed)
-                .await
+            receipts::run_read_job(&core.db, &core.engine, &core.vault, &core.config.receipt_reader, &claimed).await
         }
     };
     match result {

@@ -6,10 +6,11 @@ use tonic::{Request, Response, Status};
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::grpc::accept;
-use crate::grpc::user_tokens::request_id;
+use crate::grpc::request_id;
 use crate::layers::auth::token_grant_for;
 use crate::services::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
-use crate::services::pii::{self, Reader};
+use crate::services::audit::Reader;
+use crate::services::pii;
 use crate::state::Core;
 
 pub struct AccountsService {
@@ -120,8 +121,7 @@ impl Accounts for AccountsService {
             request_id: request_id.as_deref(),
         };
         let found =
-            pii::read_account_numbers(&self.core.db, &self.core.config.keyring, &reader, &req.user_id, &req.account_id)
-                .await?;
+            pii::read_account_numbers(&self.core.db, &self.core.vault, &reader, &req.user_id, &req.account_id).await?;
         Ok(Response::new(pb::AccountNumbers {
             account_id: found.account.id,
             connection_id: found.account.connection_id,

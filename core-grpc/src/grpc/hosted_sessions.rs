@@ -280,7 +280,7 @@ impl HostedPages for HostedPagesService {
         };
         let created = receipts::create_receipt(
             &self.core.db,
-            &self.core.config.keyring,
+            &self.core.vault,
             &session.partner_id,
             &session.user_id,
             &expense_id,

@@ -58,6 +58,11 @@ fn check_input<T: Required + PlainText>(request: &Request<T>) -> Result<(), Core
     Ok(())
 }
 
+/// The request id the core's request-id layer set, for the audit trail.
+pub fn request_id<T>(request: &Request<T>) -> Option<String> {
+    request.metadata().get("request-id").and_then(|v| v.to_str().ok()).map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     /// The code lists the core checks against are the ones the OpenAPI

@@ -225,7 +225,7 @@ impl Receipts for TransactionsService {
         let req = request.into_inner();
         let created = receipts::create_receipt(
             &self.core.db,
-            &self.core.config.keyring,
+            &self.core.vault,
             &caller.partner_id,
             &req.user_id,
             &req.expense_id,

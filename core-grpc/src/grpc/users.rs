@@ -5,8 +5,9 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::{Page, time};
 use crate::error::CoreError;
-use crate::grpc::accept;
-use crate::platform::crypto::Keyring;
+use crate::grpc::{accept, request_id};
+use crate::platform::vault::Vault;
+use crate::services::audit::Reader;
 use crate::services::users::{self, NewUser, UserChange, UserSummary};
 use crate::state::Core;
 
@@ -14,14 +15,24 @@ pub struct UsersService {
     pub core: Core,
 }
 
-/// The wire form of a user, its external id opened.
-pub fn user_to_pb(keyring: &Keyring, user: UserSummary) -> Result<pb::User, CoreError> {
-    Ok(pb::User {
-        external_user_id: users::external_user_id(keyring, &user.id, &user.external_user_id)?,
+/// The wire form of a user whose external id is opened.
+fn user_to_pb(external_user_id: String, user: UserSummary) -> pb::User {
+    pb::User {
+        external_user_id,
         id: user.id,
         status: user.status.to_string(),
         created_at: time::rfc3339(&user.created_at),
-    })
+    }
+}
+
+/// The wire form of one user, its external id opened.
+async fn one_user_to_pb(
+    db: &sea_orm::DatabaseConnection,
+    vault: &Vault,
+    user: UserSummary,
+) -> Result<pb::User, CoreError> {
+    let external = users::external_user_ids(db, vault, std::slice::from_ref(&user)).await?;
+    Ok(user_to_pb(external.into_iter().next().unwrap_or_default(), user))
 }
 
 #[tonic::async_trait]
@@ -35,9 +46,9 @@ impl Users for UsersService {
         let status = req.status.as_deref().map(users::parse_user_status).transpose()?;
         let page = Page::parse(req.limit, req.offset)?;
         let (found, total) = users::list_users(&self.core.db, &caller.partner_id, status, page).await?;
-        let keyring = &self.core.config.keyring;
+        let external = users::external_user_ids(&self.core.db, &self.core.vault, &found).await?;
         Ok(Response::new(pb::ListUsersResponse {
-            data: found.into_iter().map(|u| user_to_pb(keyring, u)).collect::<Result<_, _>>()?,
+            data: found.into_iter().zip(external).map(|(u, external)| user_to_pb(external, u)).collect(),
             pagination: Some(page.pagination(total)),
         }))
     }
@@ -45,15 +56,15 @@ impl Users for UsersService {
     async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = accept(&request)?;
         let new = NewUser::try_from(request.into_inner())?;
-        let keyring = &self.core.config.keyring;
-        let created = users::create_user(&self.core.db, keyring, &caller.partner_id, new).await?;
-        Ok(Response::new(user_to_pb(keyring, created.into())?))
+        let vault = &self.core.vault;
+        let created = users::create_user(&self.core.db, vault, &caller.partner_id, new).await?;
+        Ok(Response::new(one_user_to_pb(&self.core.db, vault, created.into()).await?))
     }
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
         let caller = accept(&request)?;
         let found = users::get_user_summary(&self.core.db, &caller.partner_id, &request.get_ref().user_id).await?;
-        Ok(Response::new(user_to_pb(&self.core.config.keyring, found)?))
+        Ok(Response::new(one_user_to_pb(&self.core.db, &self.core.vault, found).await?))
     }
 
     async fn update_user(&self, request: Request<pb::UpdateUserRequest>) -> Result<Response<pb::User>, Status> {
@@ -61,8 +72,22 @@ impl Users for UsersService {
         let req = request.into_inner();
         let user_id = req.user_id.clone();
         let change = UserChange::try_from(req)?;
-        let keyring = &self.core.config.keyring;
-        let updated = users::update_user(&self.core.db, keyring, &caller.partner_id, &user_id, change).await?;
-        Ok(Response::new(user_to_pb(keyring, updated.into())?))
+        let vault = &self.core.vault;
+        let updated = users::update_user(&self.core.db, vault, &caller.partner_id, &user_id, change).await?;
+        Ok(Response::new(one_user_to_pb(&self.core.db, vault, updated.into()).await?))
+    }
+
+    async fn delete_user(&self, request: Request<pb::DeleteUserRequest>) -> Result<Response<pb::DeletedUser>, Status> {
+        let caller = accept(&request)?;
+        let request_id = request_id(&request);
+        // A deletion presents no user token: the trail records the key.
+        let actor = Reader {
+            partner_id: &caller.partner_id,
+            key_id: &caller.key_id,
+            user_token_id: "",
+            request_id: request_id.as_deref(),
+        };
+        let deleted = users::delete_user(&self.core.db, &self.core.vault, &actor, &request.get_ref().user_id).await?;
+        Ok(Response::new(pb::DeletedUser { id: deleted.id, deleted: true }))
     }
 }

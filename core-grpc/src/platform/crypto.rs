@@ -72,6 +72,8 @@ pub mod columns {
     pub const ACH_ACCOUNT: SealedColumn = SealedColumn("accounts.ach_account_number");
     pub const ACH_ROUTING: SealedColumn = SealedColumn("accounts.ach_routing_number");
     pub const RECEIPT_CONTENT: SealedColumn = SealedColumn("receipts.content");
+    /// A user's data key, in the key store (sealed under the service key).
+    pub const USER_DATA_KEY: SealedColumn = SealedColumn("user_data_keys.sealed_key");
     /// Not a sealed column: the name under which an idempotent request's
     /// fingerprint is a blind index (it would otherwise be a plain hash of
     /// personal data).
@@ -139,6 +141,99 @@ impl Key {
         let _ = hkdf.expand(b"key id v1", &mut id);
         let aead = XChaCha20Poly1305::new(&aead_key.into());
         Key { id: hex(&id), aead, index }
+    }
+}
+
+/// The first letter of every user data key's id: values sealed under one
+/// are told from values under a service key by it (`enc1:u…:`).
+pub const USER_KEY_ID_PREFIX: &str = "u";
+
+/// One user's data key, opened (docs/pii.md#per-user-data-keys): that
+/// user's personal values are sealed under it. Its id starts with
+/// [`USER_KEY_ID_PREFIX`].
+pub struct UserKey(Key);
+
+impl UserKey {
+    /// A new random key and its 32 bytes (to be sealed into the key store).
+    pub fn generate() -> (UserKey, [u8; KEY_BYTES]) {
+        let mut bytes = [0u8; KEY_BYTES];
+        rand::rng().fill_bytes(&mut bytes);
+        (UserKey::from_bytes(&bytes), bytes)
+    }
+
+    fn from_bytes(bytes: &[u8; KEY_BYTES]) -> UserKey {
+        let mut key = Key::from_bytes(bytes);
+        key.id = format!("{USER_KEY_ID_PREFIX}{}", key.id);
+        UserKey(key)
+    }
+
+    /// The id values sealed under it carry.
+    pub fn id(&self) -> &str {
+        &self.0.id
+    }
+}
+
+impl std::fmt::Debug for UserKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("UserKey").field(&self.0.id).finish()
+    }
+}
+
+/// Seals and opens one user's values: new values under the user's data key
+/// when it has one, older values (sealed before per-user keys existed)
+/// under the service keys they were sealed with.
+#[derive(Clone)]
+pub struct Sealer<'a> {
+    ring: &'a Keyring,
+    user: Option<Arc<UserKey>>,
+}
+
+impl<'a> Sealer<'a> {
+    /// A sealer for a user whose data key is `user` (`None`: the user's key
+    /// is gone or was never made, and only service-key values open).
+    pub fn new(ring: &'a Keyring, user: Option<Arc<UserKey>>) -> Sealer<'a> {
+        Sealer { ring, user }
+    }
+
+    /// Seals under the user's key (the service key for a user without one).
+    pub fn seal(&self, column: SealedColumn, row_id: &str, plain: &str) -> String {
+        self.seal_bytes(column, row_id, plain.as_bytes())
+    }
+
+    /// `seal` for bytes (a receipt's file).
+    pub fn seal_bytes(&self, column: SealedColumn, row_id: &str, plain: &[u8]) -> String {
+        let key = self.user.as_deref().map_or(&self.ring.current, |user| &user.0);
+        Keyring::seal_with(key, column, row_id, plain)
+    }
+
+    /// `seal` for an optional value.
+    pub fn seal_opt(&self, column: SealedColumn, row_id: &str, plain: Option<&str>) -> Option<String> {
+        plain.map(|p| self.seal(column, row_id, p))
+    }
+
+    /// Opens a value sealed for the same column and row.
+    pub fn open(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
+        String::from_utf8(self.open_bytes(column, row_id, sealed)?).map_err(|_| CryptoError::Forged(column.0))
+    }
+
+    /// `open` for bytes.
+    pub fn open_bytes(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<Vec<u8>, CryptoError> {
+        self.ring.open_bytes_with(self.user.as_deref(), column, row_id, sealed)
+    }
+
+    /// `open` for an optional value.
+    pub fn open_opt(
+        &self,
+        column: SealedColumn,
+        row_id: &str,
+        sealed: Option<&str>,
+    ) -> Result<Option<String>, CryptoError> {
+        sealed.map(|s| self.open(column, row_id, s)).transpose()
+    }
+
+    /// `Keyring::open_remembered` with the user's key.
+    pub fn open_remembered(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
+        self.ring.open_remembered_with(self.user.as_deref(), column, row_id, sealed)
     }
 }
 
@@ -252,17 +347,20 @@ impl Keyring {
 
     /// `seal` for bytes (a receipt's file), in the same text form.
     pub fn seal_bytes(&self, column: SealedColumn, row_id: &str, plain: &[u8]) -> String {
+        Self::seal_with(&self.current, column, row_id, plain)
+    }
+
+    fn seal_with(key: &Key, column: SealedColumn, row_id: &str, plain: &[u8]) -> String {
         let mut nonce = [0u8; NONCE_BYTES];
         rand::rng().fill_bytes(&mut nonce);
         let aad = Self::associated_data(column, row_id);
         // Encryption fails only for inputs of gigabytes; nothing sealed here
         // comes near (every input is bounded before it is stored).
-        let sealed =
-            self.current.aead.encrypt(&XNonce::from(nonce), Payload { msg: plain, aad: &aad }).unwrap_or_default();
+        let sealed = key.aead.encrypt(&XNonce::from(nonce), Payload { msg: plain, aad: &aad }).unwrap_or_default();
         let mut bytes = Vec::with_capacity(NONCE_BYTES + sealed.len());
         bytes.extend_from_slice(&nonce);
         bytes.extend_from_slice(&sealed);
-        format!("{SEALED_PREFIX}{}:{}", self.current.id, URL_SAFE_NO_PAD.encode(bytes))
+        format!("{SEALED_PREFIX}{}:{}", key.id, URL_SAFE_NO_PAD.encode(bytes))
     }
 
     /// `seal` for an optional value.
@@ -282,6 +380,27 @@ impl Keyring {
     /// is answered from memory; a re-sealed value is opened anew. One column
     /// per row id: ids name one table's rows.
     pub fn open_remembered(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<String, CryptoError> {
+        self.open_remembered_with(None, column, row_id, sealed)
+    }
+
+    /// Whether `open_remembered` would answer this value from memory,
+    /// without a key (a list loads the data keys of the rest only).
+    pub fn remembers(&self, column: SealedColumn, row_id: &str, sealed: &str) -> bool {
+        self.remembered.get(row_id).is_some_and(|found| found.column == column && found.sealed == sealed)
+    }
+
+    /// Forgets what `open_remembered` keeps of a row (its user was deleted).
+    pub fn forget(&self, row_id: &str) {
+        self.remembered.remove(row_id);
+    }
+
+    fn open_remembered_with(
+        &self,
+        user: Option<&UserKey>,
+        column: SealedColumn,
+        row_id: &str,
+        sealed: &str,
+    ) -> Result<String, CryptoError> {
         // Looked up by the row id alone (a short key to hash), then checked
         // against the column and the sealed form.
         if let Some(found) = self.remembered.get(row_id)
@@ -290,7 +409,8 @@ impl Keyring {
         {
             return Ok(found.opened.clone());
         }
-        let opened = self.open(column, row_id, sealed)?;
+        let opened = String::from_utf8(self.open_bytes_with(user, column, row_id, sealed)?)
+            .map_err(|_| CryptoError::Forged(column.0))?;
         let remembered = Remembered { column, sealed: sealed.to_string(), opened: opened.clone() };
         self.remembered.insert(row_id.to_string(), Arc::new(remembered));
         Ok(opened)
@@ -298,9 +418,23 @@ impl Keyring {
 
     /// Opens a value `seal_bytes` (or `seal`) made for the same column and row.
     pub fn open_bytes(&self, column: SealedColumn, row_id: &str, sealed: &str) -> Result<Vec<u8>, CryptoError> {
+        self.open_bytes_with(None, column, row_id, sealed)
+    }
+
+    /// `open_bytes` with a user's data key beside the service keys.
+    fn open_bytes_with(
+        &self,
+        user: Option<&UserKey>,
+        column: SealedColumn,
+        row_id: &str,
+        sealed: &str,
+    ) -> Result<Vec<u8>, CryptoError> {
         let (key_id, body) = split_sealed(sealed).ok_or(CryptoError::NotSealed(column.0))?;
-        let key =
-            self.key(key_id).ok_or_else(|| CryptoError::UnknownKey { column: column.0, key_id: key_id.to_string() })?;
+        let key = match user {
+            Some(user) if user.0.id == key_id => Some(&user.0),
+            _ => self.key(key_id),
+        };
+        let key = key.ok_or_else(|| CryptoError::UnknownKey { column: column.0, key_id: key_id.to_string() })?;
         let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| CryptoError::NotSealed(column.0))?;
         if bytes.len() < NONCE_BYTES {
             return Err(CryptoError::NotSealed(column.0));
@@ -321,6 +455,19 @@ impl Keyring {
         sealed: Option<&str>,
     ) -> Result<Option<String>, CryptoError> {
         sealed.map(|s| self.open(column, row_id, s)).transpose()
+    }
+
+    /// A user's data key sealed under the current service key, the user id
+    /// bound: what the key store keeps.
+    pub fn seal_user_key(&self, user_id: &str, bytes: &[u8; KEY_BYTES]) -> String {
+        self.seal_bytes(columns::USER_DATA_KEY, user_id, bytes)
+    }
+
+    /// Opens a user's data key from the key store.
+    pub fn open_user_key(&self, user_id: &str, sealed: &str) -> Result<UserKey, CryptoError> {
+        let bytes = self.open_bytes(columns::USER_DATA_KEY, user_id, sealed)?;
+        let bytes: [u8; KEY_BYTES] = bytes.try_into().map_err(|_| CryptoError::Forged(columns::USER_DATA_KEY.0))?;
+        Ok(UserKey::from_bytes(&bytes))
     }
 
     /// Whether `sealed` is sealed under the current key (rotation skips it).
@@ -483,6 +630,32 @@ mod tests {
         // Re-sealed (a rotation, a change): the new form opens to its own text.
         let resealed = ring.seal(COLUMN, "usr_1", "ext-2");
         assert_eq!(ring.open_remembered(COLUMN, "usr_1", &resealed).unwrap(), "ext-2");
+    }
+
+    #[test]
+    fn a_users_values_open_only_with_its_data_key_and_older_values_still_open() {
+        let ring = ring();
+        let (key, bytes) = UserKey::generate();
+        assert!(key.id().starts_with(USER_KEY_ID_PREFIX));
+        let key = Arc::new(key);
+        let sealer = Sealer::new(&ring, Some(key.clone()));
+        let sealed = sealer.seal(COLUMN, "usr_1", "jane@example.com");
+        assert_eq!(key_id_of(&sealed), Some(key.id()));
+        assert_eq!(sealer.open(COLUMN, "usr_1", &sealed).unwrap(), "jane@example.com");
+        // Without the data key (destroyed): the service key cannot open it.
+        assert!(matches!(ring.open(COLUMN, "usr_1", &sealed), Err(CryptoError::UnknownKey { .. })));
+        assert!(Sealer::new(&ring, None).open(COLUMN, "usr_1", &sealed).is_err());
+        // Another user's key neither.
+        let (other, _) = UserKey::generate();
+        assert!(Sealer::new(&ring, Some(Arc::new(other))).open(COLUMN, "usr_1", &sealed).is_err());
+        // A value sealed before the user had a key opens through its sealer.
+        let older = ring.seal(COLUMN, "usr_1", "old@example.com");
+        assert_eq!(sealer.open(COLUMN, "usr_1", &older).unwrap(), "old@example.com");
+        // The key itself round-trips through the key store's sealed form,
+        // bound to its user.
+        let stored = ring.seal_user_key("usr_1", &bytes);
+        assert_eq!(ring.open_user_key("usr_1", &stored).unwrap().id(), key.id());
+        assert!(ring.open_user_key("usr_2", &stored).is_err());
     }
 
     #[test]

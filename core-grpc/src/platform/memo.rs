@@ -47,6 +47,14 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         }
     }
 
+    /// Drops what is kept for `key`.
+    pub fn remove<Q>(&self, key: &Q)
+    where
+        Q: Hash + Equivalent<K> + ?Sized,
+    {
+        self.entries.remove(key);
+    }
+
     /// Keeps `value` for `key`, replacing what was there.
     pub fn insert(&self, key: K, value: V) {
         let until = self.ttl.and_then(|ttl| Instant::now().checked_add(ttl));

@@ -20,3 +20,4 @@ pub mod receipt_reader;
 pub mod rotation;
 pub mod shared_limits;
 pub mod signal;
+pub mod vault;

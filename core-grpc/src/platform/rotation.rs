@@ -7,22 +7,33 @@
 //! only rows it has not reached under the old key, and the next run picks up
 //! exactly those. When nothing is left under another key, the previous keys
 //! are retired and the database no longer needs them.
+//!
+//! Values sealed under a user's data key (docs/pii.md#per-user-data-keys)
+//! are left as they are: only the data keys themselves, in the key store,
+//! are re-sealed under the new service key.
 
 use sea_orm::sea_query::{Alias, Condition, Expr, ExprTrait, Query};
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
 
 use crate::error::CoreError;
-use crate::platform::crypto::{Keyring, SEALED_PREFIX, SealedColumn, columns, retire_previous};
+use crate::platform::crypto::{Keyring, SEALED_PREFIX, SealedColumn, USER_KEY_ID_PREFIX, columns, retire_previous};
 
-/// One table's sealed columns; rows are named by `id`.
+/// One table's sealed columns.
 struct SealedTable {
     name: &'static str,
+    /// The column naming a row (bound into its sealed values).
+    id: &'static str,
     columns: &'static [SealedColumn],
 }
+
+/// The key store's table: in the main database or a database of its own.
+const KEY_STORE: SealedTable =
+    SealedTable { name: "user_data_keys", id: "user_id", columns: &[columns::USER_DATA_KEY] };
 
 const TABLES: &[SealedTable] = &[
     SealedTable {
         name: "users",
+        id: "id",
         columns: &[
             columns::USER_EXTERNAL_ID,
             columns::USER_EMAIL,
@@ -36,11 +47,11 @@ const TABLES: &[SealedTable] = &[
             columns::USER_COUNTRY,
         ],
     },
-    SealedTable { name: "webhook_endpoints", columns: &[columns::WEBHOOK_SECRET] },
-    SealedTable { name: "idempotency_keys", columns: &[columns::IDEMPOTENT_RESPONSE] },
-    SealedTable { name: "identity_records", columns: &[columns::IDENTITY_RECORD] },
-    SealedTable { name: "accounts", columns: &[columns::ACH_ACCOUNT, columns::ACH_ROUTING] },
-    SealedTable { name: "receipts", columns: &[columns::RECEIPT_CONTENT] },
+    SealedTable { name: "webhook_endpoints", id: "id", columns: &[columns::WEBHOOK_SECRET] },
+    SealedTable { name: "idempotency_keys", id: "id", columns: &[columns::IDEMPOTENT_RESPONSE] },
+    SealedTable { name: "identity_records", id: "id", columns: &[columns::IDENTITY_RECORD] },
+    SealedTable { name: "accounts", id: "id", columns: &[columns::ACH_ACCOUNT, columns::ACH_ROUTING] },
+    SealedTable { name: "receipts", id: "id", columns: &[columns::RECEIPT_CONTENT] },
 ];
 
 /// What a rotation did.
@@ -56,19 +67,35 @@ pub struct RotationSummary {
 
 fn stale_condition(table: &SealedTable, keyring: &Keyring) -> Condition {
     let current = format!("{SEALED_PREFIX}{}:%", keyring.current_id());
+    let under_user_key = format!("{SEALED_PREFIX}{USER_KEY_ID_PREFIX}%");
     // NULL is nothing to re-seal: `NULL NOT LIKE …` is not true.
-    table
-        .columns
-        .iter()
-        .fold(Condition::any(), |any, column| any.add(Expr::col(Alias::new(column.column())).not_like(current.clone())))
+    table.columns.iter().fold(Condition::any(), |any, column| {
+        let value = || Expr::col(Alias::new(column.column()));
+        any.add(Condition::all().add(value().not_like(current.clone())).add(value().not_like(under_user_key.clone())))
+    })
 }
 
-/// How many rows hold a value under a key other than the current one.
-pub async fn count_stale(db: &impl ConnectionTrait, keyring: &Keyring) -> Result<u64, CoreError> {
+/// The tables to re-seal, each with the database it is in.
+fn tables<'d>(
+    db: &'d DatabaseConnection,
+    key_store: Option<&'d DatabaseConnection>,
+) -> Vec<(&'d DatabaseConnection, &'static SealedTable)> {
+    let mut all: Vec<_> = TABLES.iter().map(|table| (db, table)).collect();
+    all.push((key_store.unwrap_or(db), &KEY_STORE));
+    all
+}
+
+/// How many rows hold a value under a key other than the current one, the
+/// key store (`key_store`, or the main database) included.
+pub async fn count_stale(
+    db: &DatabaseConnection,
+    key_store: Option<&DatabaseConnection>,
+    keyring: &Keyring,
+) -> Result<u64, CoreError> {
     let mut total = 0;
-    for table in TABLES {
+    for (db, table) in tables(db, key_store) {
         let query = Query::select()
-            .expr_as(Expr::col(Alias::new("id")).count(), Alias::new("n"))
+            .expr_as(Expr::col(Alias::new(table.id)).count(), Alias::new("n"))
             .from(Alias::new(table.name))
             .cond_where(stale_condition(table, keyring))
             .to_owned();
@@ -92,7 +119,7 @@ async fn reseal_batch(
     let txn = crate::platform::db::begin_write(db).await?;
     let mut select = Query::select();
     select
-        .column(Alias::new("id"))
+        .expr_as(Expr::col(Alias::new(table.id)), Alias::new("id"))
         .from(Alias::new(table.name))
         .cond_where(stale_condition(table, keyring))
         .limit(batch);
@@ -106,10 +133,12 @@ async fn reseal_batch(
     for row in &rows {
         let id: String = row.try_get("", "id")?;
         let mut update = Query::update();
-        update.table(Alias::new(table.name)).and_where(Expr::col(Alias::new("id")).eq(id.as_str()));
+        update.table(Alias::new(table.name)).and_where(Expr::col(Alias::new(table.id)).eq(id.as_str()));
         for column in table.columns {
             let Some(sealed) = row.try_get::<Option<String>>("", column.column())? else { continue };
-            if keyring.is_current(&sealed) {
+            let under_user_key = crate::platform::crypto::key_id_of(&sealed)
+                .is_some_and(|key_id| key_id.starts_with(USER_KEY_ID_PREFIX));
+            if keyring.is_current(&sealed) || under_user_key {
                 continue;
             }
             let plain = keyring.open_bytes(*column, &id, &sealed)?;
@@ -126,10 +155,12 @@ async fn reseal_batch(
     Ok(rows.len() as u64)
 }
 
-/// Re-seals everything under the current key, reporting each batch's rows
-/// to `progress`, then retires the previous keys.
+/// Re-seals everything under the current key, the data keys in the key
+/// store (`key_store`, or the main database) included, reporting each
+/// batch's rows to `progress`, then retires the previous keys.
 pub async fn rotate(
     db: &DatabaseConnection,
+    key_store: Option<&DatabaseConnection>,
     keyring: &Keyring,
     batch: u64,
     mut progress: impl FnMut(u64),
@@ -141,7 +172,7 @@ pub async fn rotate(
     // whole pass finds none.
     loop {
         let mut pass = 0;
-        for table in TABLES {
+        for (db, table) in tables(db, key_store) {
             loop {
                 let done = reseal_batch(db, keyring, table, batch).await?;
                 if done == 0 {

@@ -17,9 +17,10 @@ use sea_orm::{
 
 use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::platform::crypto::{Keyring, columns};
+use crate::platform::crypto::{Sealer, columns};
 use crate::platform::db::{WriteTxn, begin_write};
 use crate::platform::jobs::{self, JobKind, NewJob};
+use crate::platform::vault::Vault;
 use crate::services::connections::{
     self, ConnectionStatus, ConnectionType, ConnectionTypeRules, Product, ProviderRef, not_a_provider_kind,
 };
@@ -76,10 +77,10 @@ impl Providers for SandboxProviders {
         &'a self,
         db: &'a DatabaseConnection,
         engine: &'a Engine,
-        keyring: &'a Keyring,
+        vault: &'a Vault,
         claimed: &'a job::Model,
     ) -> ProviderFuture<'a, ()> {
-        Box::pin(run_sync_job(db, engine, keyring, claimed))
+        Box::pin(run_sync_job(db, engine, vault, claimed))
     }
 }
 
@@ -252,7 +253,7 @@ pub async fn link(
 pub async fn run_sync_job(
     db: &DatabaseConnection,
     engine: &Engine,
-    keyring: &Keyring,
+    vault: &Vault,
     claimed: &job::Model,
 ) -> Result<(), CoreError> {
     let txn = begin_write(db).await?;
@@ -271,7 +272,7 @@ pub async fn run_sync_job(
         // Its user was made inactive: the sync waits; making the user
         // active again queues it anew (`users::update_user`).
         Some(_) if !user_active => 0,
-        Some(found) => sync_connection(&txn, engine, keyring, found, &claimed.id).await?,
+        Some(found) => sync_connection(&txn, engine, vault, found, &claimed.id).await?,
     };
     jobs::complete(&*txn, claimed, processed).await?;
     txn.commit().await?;
@@ -282,7 +283,7 @@ pub async fn run_sync_job(
 async fn sync_connection(
     txn: &WriteTxn,
     engine: &Engine,
-    keyring: &Keyring,
+    vault: &Vault,
     found: connection::Model,
     job_id: &str,
 ) -> Result<i32, CoreError> {
@@ -312,16 +313,18 @@ async fn sync_connection(
     }
 
     let owner = users::user_by_id(&**txn, &found.user_id).await?;
+    // What the provider reports about the user is sealed under its data key.
+    let sealer = vault.sealer_for_writing(&**txn, &owner.partner_id, &owner.id).await?;
     let kind = found.r#type;
     let provider_id = found.provider_id.clone().unwrap_or_default();
     let seed = format!(
         "{}|{}|{}",
-        users::external_user_id(keyring, &owner.id, &owner.external_user_id)?,
+        users::external_user_id(&sealer, &owner.id, &owner.external_user_id)?,
         provider_id,
         kind.as_str()
     );
     if connections::has_product(&found, Product::Identity) {
-        store_identity(&**txn, keyring, &found, generate::identity(&seed), now).await?;
+        store_identity(&**txn, &sealer, &found, generate::identity(&seed), now).await?;
     }
     let with_numbers = connections::has_product(&found, Product::AccountNumbers);
     let linked_on = found.created_at.date_naive();
@@ -341,7 +344,7 @@ async fn sync_connection(
                 // and HRAs are notional balances with none.
                 let numbers = (with_numbers && account.account_type == AccountType::Hsa)
                     .then(|| generate::ach_numbers(&seed, &account.external_id));
-                store_account(&**txn, keyring, &found, account, numbers, now).await?;
+                store_account(&**txn, &sealer, &found, account, numbers, now).await?;
             }
         }
         ConnectionType::Card => {
@@ -391,7 +394,7 @@ fn date(d: NaiveDate) -> String {
 /// replaces it.
 async fn store_identity(
     db: &impl ConnectionTrait,
-    keyring: &Keyring,
+    sealer: &Sealer<'_>,
     owner: &connection::Model,
     generated: crate::services::pii::StoredIdentity,
     now: chrono::DateTime<chrono::Utc>,
@@ -403,7 +406,7 @@ async fn store_identity(
     let id = new_id(IdKind::IdentityRecord);
     let json = serde_json::to_string(&generated).map_err(|err| CoreError::Internal(err.to_string()))?;
     identity_record::ActiveModel {
-        data: Set(keyring.seal(columns::IDENTITY_RECORD, &id, &json)),
+        data: Set(sealer.seal(columns::IDENTITY_RECORD, &id, &json)),
         id: Set(id),
         partner_id: Set(owner.partner_id.clone()),
         user_id: Set(owner.user_id.clone()),
@@ -417,7 +420,7 @@ async fn store_identity(
 
 async fn store_account(
     db: &impl ConnectionTrait,
-    keyring: &Keyring,
+    sealer: &Sealer<'_>,
     owner: &connection::Model,
     generated: generate::GeneratedAccount,
     numbers: Option<(String, String)>,
@@ -426,8 +429,8 @@ async fn store_account(
     let id = new_id(IdKind::Account);
     let (ach_account, ach_routing) = match numbers {
         Some((account, routing)) => (
-            Some(keyring.seal(columns::ACH_ACCOUNT, &id, &account)),
-            Some(keyring.seal(columns::ACH_ROUTING, &id, &routing)),
+            Some(sealer.seal(columns::ACH_ACCOUNT, &id, &account)),
+            Some(sealer.seal(columns::ACH_ROUTING, &id, &routing)),
         ),
         None => (None, None),
     };

@@ -30,7 +30,9 @@ pub struct AccountView {
     pub show_balance: bool,
 }
 
-async fn views(db: &impl ConnectionTrait, found: Vec<account::Model>) -> Result<Vec<AccountView>, CoreError> {
+/// Accounts with whether each shows its balance (its connection has the
+/// `benefit_account` product).
+pub async fn views(db: &impl ConnectionTrait, found: Vec<account::Model>) -> Result<Vec<AccountView>, CoreError> {
     let ids: Vec<String> = found.iter().map(|a| a.connection_id.clone()).collect();
     let owners: HashMap<String, connection::Model> = if ids.is_empty() {
         HashMap::new()

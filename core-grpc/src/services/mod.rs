@@ -1,13 +1,14 @@
 //! The business of the contract, as transport-free functions over
 //! `&impl ConnectionTrait` that own their transactions: partners and keys
 //! (`admin`), users, user tokens, connections, accounts, personal data
-//! (`pii`), expenses and their adjudication, ingestion of pushed
+//! (`pii`) and its audit trail (`audit`), expenses and their adjudication, ingestion of pushed
 //! transactions (`ingest`), receipts, hosted sessions, the directories,
 //! webhook endpoints, the event log (`events`) and the outbox that writes it
 //! (`outbox`). Providers are reached only through the `providers` trait.
 
 pub mod accounts;
 pub mod admin;
+pub mod audit;
 pub mod connections;
 pub mod directory;
 pub mod events;

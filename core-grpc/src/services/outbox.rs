@@ -57,6 +57,7 @@ event_data! {
     HostedSessionLoginFailedData => HostedSessionLoginFailed,
     UserDeactivatedData => UserDeactivated,
     UserReactivatedData => UserReactivated,
+    UserDeletedData => UserDeleted,
 }
 
 impl NewEvent {

@@ -1,22 +1,20 @@
 //! Reads of personal data (docs/pii.md): a user's identity records and an
 //! account's ACH numbers, opened from their sealed columns, each read
-//! recorded in the audit trail (partner, key, user token, user, endpoint,
-//! request id, time) in the same transaction, before it is answered: a read
+//! recorded in the audit trail (`audit`: partner, key, user token, user,
+//! endpoint, request id, time) in the same transaction, before it is answered: a read
 //! that cannot be recorded is not served. The operator lists the trail with
 //! `sail audit list`.
 
 use entities::enums::ConnectionStatus;
-use entities::{account, connection, identity_record, pii_read, user};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
-};
+use entities::{account, connection, identity_record, user};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
 
-use crate::domain::{IdKind, new_id, time};
 use crate::error::CoreError;
-use crate::platform::crypto::{Keyring, columns};
+use crate::platform::crypto::{Sealer, columns};
 use crate::platform::db::begin_write;
+use crate::platform::vault::Vault;
 use crate::services::accounts;
+use crate::services::audit::{Reader, record};
 use crate::services::connections::{self, Product};
 use crate::services::users::{self, Profile};
 
@@ -39,42 +37,10 @@ pub struct StoredAddress {
     pub country: String,
 }
 
-/// Who is reading, with which credentials: what the audit trail records.
-#[derive(Debug, Clone)]
-pub struct Reader<'a> {
-    pub partner_id: &'a str,
-    pub key_id: &'a str,
-    pub user_token_id: &'a str,
-    pub request_id: Option<&'a str>,
-}
-
 /// The REST form of the identity operation, as the audit trail names it.
 pub const IDENTITY_ENDPOINT: &str = "GET /users/{user_id}/identity";
 /// The REST form of the account numbers operation.
 pub const NUMBERS_ENDPOINT: &str = "GET /users/{user_id}/accounts/{account_id}/numbers";
-
-async fn record(
-    db: &impl ConnectionTrait,
-    reader: &Reader<'_>,
-    user_id: &str,
-    endpoint: &str,
-    account_id: Option<&str>,
-) -> Result<(), CoreError> {
-    pii_read::ActiveModel {
-        id: Set(new_id(IdKind::PiiRead)),
-        partner_id: Set(reader.partner_id.to_string()),
-        key_id: Set(reader.key_id.to_string()),
-        user_token_id: Set(reader.user_token_id.to_string()),
-        user_id: Set(user_id.to_string()),
-        endpoint: Set(endpoint.to_string()),
-        account_id: Set(account_id.map(str::to_string)),
-        request_id: Set(reader.request_id.map(str::to_string)),
-        created_at: Set(time::now()),
-    }
-    .insert(db)
-    .await?;
-    Ok(())
-}
 
 /// A user's identity: the profile given at creation, and one record per
 /// identity-enabled connection that is not disconnected, oldest first.
@@ -87,34 +53,58 @@ pub struct UserIdentity {
 /// Reads (and records the read of) a user's identity.
 pub async fn read_identity(
     db: &DatabaseConnection,
-    keyring: &Keyring,
+    vault: &Vault,
     reader: &Reader<'_>,
     user_id: &str,
 ) -> Result<UserIdentity, CoreError> {
     let txn = begin_write(db).await?;
     let user = users::get_user(&*txn, reader.partner_id, user_id).await?;
-    let profile = users::profile(keyring, &user)?;
+    let sealer = vault.sealer(&*txn, &user.id).await?;
+    let identity = identity_of(&*txn, &sealer, user, Shown::Current).await?;
+    record(&*txn, reader, &identity.user.id, IDENTITY_ENDPOINT, None).await?;
+    txn.commit().await?;
+    Ok(identity)
+}
+
+/// Which identity records a read shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    /// Those of connections that still have the identity product and are
+    /// not disconnected (the identity endpoint).
+    Current,
+    /// Every record Sail holds (an export).
+    All,
+}
+
+/// The user's profile and identity records, opened.
+async fn identity_of(
+    db: &impl ConnectionTrait,
+    sealer: &Sealer<'_>,
+    user: user::Model,
+    shown: Shown,
+) -> Result<UserIdentity, CoreError> {
+    let profile = users::profile(sealer, &user)?;
     let records = identity_record::Entity::find()
         .filter(identity_record::Column::UserId.eq(user.id.as_str()))
-        .filter(identity_record::Column::PartnerId.eq(reader.partner_id))
+        .filter(identity_record::Column::PartnerId.eq(user.partner_id.as_str()))
         .order_by_asc(identity_record::Column::Id)
-        .all(&*txn)
+        .all(db)
         .await?;
     let mut found = Vec::with_capacity(records.len());
     for record in records {
-        let Some(owner) = connection::Entity::find_by_id(record.connection_id.as_str()).one(&*txn).await? else {
+        let Some(owner) = connection::Entity::find_by_id(record.connection_id.as_str()).one(db).await? else {
             continue;
         };
-        if owner.status == ConnectionStatus::Disconnected || !connections::has_product(&owner, Product::Identity) {
+        let current =
+            owner.status != ConnectionStatus::Disconnected && connections::has_product(&owner, Product::Identity);
+        if shown == Shown::Current && !current {
             continue;
         }
-        let json = keyring.open(columns::IDENTITY_RECORD, &record.id, &record.data)?;
+        let json = sealer.open(columns::IDENTITY_RECORD, &record.id, &record.data)?;
         let identity: StoredIdentity =
             serde_json::from_str(&json).map_err(|err| CoreError::Internal(format!("identity record: {err}")))?;
         found.push((owner, identity));
     }
-    record(&*txn, reader, &user.id, IDENTITY_ENDPOINT, None).await?;
-    txn.commit().await?;
     Ok(UserIdentity { user, profile, connections: found })
 }
 
@@ -130,7 +120,7 @@ pub struct AccountNumbers {
 /// numbers (an FSA or HRA) is refused naming `account_id`.
 pub async fn read_account_numbers(
     db: &DatabaseConnection,
-    keyring: &Keyring,
+    vault: &Vault,
     reader: &Reader<'_>,
     user_id: &str,
     account_id: &str,
@@ -150,26 +140,100 @@ pub async fn read_account_numbers(
             ),
         ));
     };
-    let account_number = keyring.open(columns::ACH_ACCOUNT, &account.id, number)?;
-    let routing_number = keyring.open(columns::ACH_ROUTING, &account.id, routing)?;
+    let sealer = vault.sealer(&*txn, &account.user_id).await?;
+    let account_number = sealer.open(columns::ACH_ACCOUNT, &account.id, number)?;
+    let routing_number = sealer.open(columns::ACH_ROUTING, &account.id, routing)?;
     record(&*txn, reader, &account.user_id, NUMBERS_ENDPOINT, Some(&account.id)).await?;
     txn.commit().await?;
     Ok(AccountNumbers { account, account_number, routing_number })
 }
 
-/// The audit trail, newest first, optionally for one partner or one user.
-pub async fn list_reads(
-    db: &impl ConnectionTrait,
-    partner_id: Option<&str>,
-    user_id: Option<&str>,
-    limit: u64,
-) -> Result<Vec<pii_read::Model>, CoreError> {
-    let mut query = pii_read::Entity::find();
-    if let Some(partner_id) = partner_id {
-        query = query.filter(pii_read::Column::PartnerId.eq(partner_id));
+/// The REST form of the export operation.
+pub const EXPORT_ENDPOINT: &str = "GET /users/{user_id}/export";
+
+/// An account's ACH numbers as an export shows them: the last four digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MaskedNumbers {
+    pub account_id: String,
+    pub account_last4: String,
+    pub routing_last4: String,
+}
+
+/// Everything Sail holds about a user, opened: what an export answers.
+pub struct UserExport {
+    pub external_user_id: String,
+    pub identity: UserIdentity,
+    pub connections: Vec<connection::Model>,
+    pub accounts: Vec<accounts::AccountView>,
+    pub numbers: Vec<MaskedNumbers>,
+    /// Newest purchase first.
+    pub expenses: Vec<entities::transaction::Model>,
+    /// The receipts of those expenses, by expense id.
+    pub receipts: std::collections::HashMap<String, Vec<entities::receipt::Model>>,
+}
+
+/// The last four characters of a number.
+fn last4(number: &str) -> String {
+    let chars: Vec<char> = number.chars().collect();
+    chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+/// Reads (and records the read of) everything Sail holds about a user
+/// (docs/pii.md#exporting-a-user): profile and every identity record,
+/// connections, accounts with their ACH numbers masked to the last four,
+/// expenses with their evidence and receipts. One read transaction, so the
+/// parts agree; the audit row commits with it.
+pub async fn export_user(
+    db: &DatabaseConnection,
+    vault: &Vault,
+    reader: &Reader<'_>,
+    user_id: &str,
+) -> Result<UserExport, CoreError> {
+    use entities::transaction;
+
+    let txn = begin_write(db).await?;
+    let user = users::get_user(&*txn, reader.partner_id, user_id).await?;
+    let sealer = vault.sealer(&*txn, &user.id).await?;
+    let external_user_id = users::external_user_id(&sealer, &user.id, &user.external_user_id)?;
+    let identity = identity_of(&*txn, &sealer, user, Shown::All).await?;
+    let owner = identity.user.id.clone();
+    let connections = connection::Entity::find()
+        .filter(connection::Column::UserId.eq(owner.as_str()))
+        .filter(connection::Column::PartnerId.eq(reader.partner_id))
+        .order_by_asc(connection::Column::Id)
+        .all(&*txn)
+        .await?;
+    let found_accounts = account::Entity::find()
+        .filter(account::Column::UserId.eq(owner.as_str()))
+        .filter(account::Column::PartnerId.eq(reader.partner_id))
+        .order_by_asc(account::Column::Id)
+        .all(&*txn)
+        .await?;
+    let mut numbers = Vec::new();
+    for found in &found_accounts {
+        if let (Some(number), Some(routing)) = (&found.ach_account_number, &found.ach_routing_number) {
+            numbers.push(MaskedNumbers {
+                account_id: found.id.clone(),
+                account_last4: last4(&sealer.open(columns::ACH_ACCOUNT, &found.id, number)?),
+                routing_last4: last4(&sealer.open(columns::ACH_ROUTING, &found.id, routing)?),
+            });
+        }
     }
-    if let Some(user_id) = user_id {
-        query = query.filter(pii_read::Column::UserId.eq(user_id));
+    let accounts = accounts::views(&*txn, found_accounts).await?;
+    let expenses = transaction::Entity::find()
+        .filter(transaction::Column::UserId.eq(owner.as_str()))
+        .filter(transaction::Column::PartnerId.eq(reader.partner_id))
+        .order_by_desc(transaction::Column::Date)
+        .order_by_desc(transaction::Column::Id)
+        .all(&*txn)
+        .await?;
+    let mut receipts = std::collections::HashMap::new();
+    let expense_ids: Vec<String> = expenses.iter().map(|t| t.expense_id.clone()).collect();
+    // A bounded number of ids per query, however many expenses there are.
+    for ids in expense_ids.chunks(500) {
+        receipts.extend(crate::services::receipts::receipts_of(&*txn, ids).await?);
     }
-    Ok(query.order_by_desc(pii_read::Column::Id).limit(limit).all(db).await?)
+    record(&*txn, reader, &owner, EXPORT_ENDPOINT, None).await?;
+    txn.commit().await?;
+    Ok(UserExport { external_user_id, identity, connections, accounts, numbers, expenses, receipts })
 }

@@ -16,7 +16,7 @@ use sail_engine::Engine;
 use sea_orm::DatabaseConnection;
 
 use crate::error::CoreError;
-use crate::platform::crypto::Keyring;
+use crate::platform::vault::Vault;
 use crate::services::connections::{ConnectionType, Product};
 
 /// A login a provider accepted, as the provider names it (the sandbox: its
@@ -69,7 +69,7 @@ pub trait Providers: Send + Sync {
         &'a self,
         db: &'a DatabaseConnection,
         engine: &'a Engine,
-        keyring: &'a Keyring,
+        vault: &'a Vault,
         claimed: &'a job::Model,
     ) -> ProviderFuture<'a, ()>;
 }

@@ -22,10 +22,11 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::{IdKind, hex, new_id, parse_id, time};
 use crate::error::CoreError;
-use crate::platform::crypto::{Keyring, columns};
+use crate::platform::crypto::columns;
 use crate::platform::db::{WriteTxn, begin_write};
 use crate::platform::jobs::{self, JobKind, NewJob};
 use crate::platform::receipt_reader::{self, Outcome, ReaderSettings, Unreadable};
+use crate::platform::vault::Vault;
 use crate::services::expenses;
 use crate::services::outbox;
 
@@ -54,7 +55,7 @@ pub fn sniff(bytes: &[u8]) -> Result<&'static str, String> {
 /// `processing` and its reading job commits with it.
 pub async fn create_receipt(
     db: &DatabaseConnection,
-    keyring: &Keyring,
+    vault: &Vault,
     partner_id: &str,
     user_id: &str,
     expense_id: &str,
@@ -82,6 +83,8 @@ pub async fn create_receipt(
     let id = new_id(IdKind::Receipt);
     let now = time::now();
     let txn = begin_write(db).await?;
+    // The file is the user's: sealed under the user's data key.
+    let sealer = vault.sealer_for_writing(&*txn, partner_id, &expense.user_id).await?;
     let created = receipt::ActiveModel {
         id: Set(id.clone()),
         partner_id: Set(partner_id.to_string()),
@@ -92,7 +95,7 @@ pub async fn create_receipt(
         size_bytes: Set(file.len() as i64),
         sha256: Set(hex(&Sha256::digest(&file))),
         file_name: Set(file_name),
-        content: Set(keyring.seal_bytes(columns::RECEIPT_CONTENT, &id, &file)),
+        content: Set(sealer.seal_bytes(columns::RECEIPT_CONTENT, &id, &file)),
         merchant: Set(None),
         date: Set(None),
         total_minor: Set(None),
@@ -236,7 +239,7 @@ fn still_in_review(
 pub async fn run_read_job(
     db: &DatabaseConnection,
     engine: &Engine,
-    keyring: &Keyring,
+    vault: &Vault,
     reader: &ReaderSettings,
     claimed: &job::Model,
 ) -> Result<(), CoreError> {
@@ -247,7 +250,8 @@ pub async fn run_read_job(
         txn.commit().await?;
         return Ok(());
     };
-    let bytes = keyring.open_bytes(columns::RECEIPT_CONTENT, &found.id, &found.content)?;
+    let sealer = vault.sealer(db, &found.user_id).await?;
+    let bytes = sealer.open_bytes(columns::RECEIPT_CONTENT, &found.id, &found.content)?;
     let text = extract_text(reader, &found.content_type, bytes).await?;
 
     // Text with neither a total nor an item line is no receipt Sail can

@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::{IdKind, Scope, hex, new_id, parse_id, random_token, time};
 use crate::error::{CoreError, UserTokenProblem};
-use crate::platform::crypto::Keyring;
 use crate::platform::db::begin_write;
+use crate::platform::vault::Vault;
 use crate::services::users;
 
 /// The prefix of every user token.
@@ -129,14 +129,14 @@ pub fn scopes_of(token: &user_token::Model) -> Vec<String> {
 /// `partner_id` and `key_id` are the minting token_admin key's.
 pub async fn mint(
     db: &DatabaseConnection,
-    keyring: &Keyring,
+    vault: &Vault,
     (partner_id, key_id): (&str, &str),
     new: NewUserToken,
 ) -> Result<Minted, CoreError> {
     let txn = begin_write(db).await?;
     let (owner, user_created): (user::Model, bool) = match &new.subject {
         TokenSubject::UserId(id) => (users::get_user(&*txn, partner_id, id).await?, false),
-        TokenSubject::ExternalUserId(external) => users::find_or_create(&*txn, keyring, partner_id, external).await?,
+        TokenSubject::ExternalUserId(external) => users::find_or_create(&*txn, vault, partner_id, external).await?,
     };
     let now = time::now();
     let secret = random_token(TOKEN_PREFIX, TOKEN_SECRET_LEN);

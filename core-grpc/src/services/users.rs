@@ -15,10 +15,11 @@ use sea_orm::{
 
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
 use crate::error::CoreError;
-use crate::platform::crypto::{Keyring, columns};
+use crate::platform::crypto::{Keyring, Sealer, columns};
 use crate::platform::db::{begin_write, fetch_page_of};
 use crate::platform::jobs::{self, NewJob};
-use crate::services::outbox;
+use crate::platform::vault::Vault;
+use crate::services::{audit, outbox};
 
 pub use entities::enums::UserStatus;
 
@@ -167,7 +168,7 @@ impl TryFrom<pb::UpdateUserRequest> for UserChange {
 /// disconnected each get a sync queued, resuming what inactivity paused.
 pub async fn update_user(
     db: &sea_orm::DatabaseConnection,
-    keyring: &Keyring,
+    vault: &Vault,
     partner_id: &str,
     user_id: &str,
     change: UserChange,
@@ -176,7 +177,8 @@ pub async fn update_user(
     let found = get_user(&*txn, partner_id, user_id).await?;
     let was = found.status;
     let id = found.id.clone();
-    let seal = |column, value: Option<&str>| Set(keyring.seal_opt(column, &id, value));
+    let sealer = vault.sealer_for_writing(&*txn, partner_id, &id).await?;
+    let seal = |column, value: Option<&str>| Set(sealer.seal_opt(column, &id, value));
     let given = &change.profile;
     let mut model: user::ActiveModel = found.into();
     if let Some(email) = &given.email {
@@ -269,25 +271,28 @@ pub async fn require_active(
 }
 
 /// Creates a user; a repeated `external_user_id` for the partner is `409`.
-/// The external id and every profile field are sealed with the row's id
-/// bound; the external id is unique through its blind index.
+/// The user gets a data key of its own first; the external id and every
+/// profile field are sealed under it with the row's id bound; the external
+/// id is unique through its blind index (under the service key).
 pub async fn create_user(
     db: &impl ConnectionTrait,
-    keyring: &Keyring,
+    vault: &Vault,
     partner_id: &str,
     new: NewUser,
 ) -> Result<user::Model, CoreError> {
     let now = time::now();
     let id = new_id(IdKind::User);
+    let keyring = vault.keyring();
     let taken = find_by_external_id(db, keyring, partner_id, &new.external_user_id).await?;
     if taken.is_some() {
         return Err(CoreError::UserAlreadyExists);
     }
-    let seal = |column, value: Option<&str>| keyring.seal_opt(column, &id, value);
+    let sealer = vault.sealer_for_writing(db, partner_id, &id).await?;
+    let seal = |column, value: Option<&str>| sealer.seal_opt(column, &id, value);
     let model = user::ActiveModel {
         id: Set(id.clone()),
         partner_id: Set(partner_id.to_string()),
-        external_user_id: Set(keyring.seal(columns::USER_EXTERNAL_ID, &id, &new.external_user_id)),
+        external_user_id: Set(sealer.seal(columns::USER_EXTERNAL_ID, &id, &new.external_user_id)),
         external_user_id_hash: Set(Some(external_id_index(keyring, partner_id, &new.external_user_id))),
         status: Set(UserStatus::Active),
         email: Set(seal(columns::USER_EMAIL, new.email.as_ref().map(Email::as_str))),
@@ -302,7 +307,13 @@ pub async fn create_user(
         created_at: Set(now),
         updated_at: Set(now),
     };
-    match model.insert(db).await {
+    let inserted = model.insert(db).await;
+    if inserted.is_err() {
+        // No user holds the key just made: it goes too (a failure here
+        // leaves a key nothing is sealed under, which nothing reads).
+        let _ = vault.destroy(db, &id).await;
+    }
+    match inserted {
         Ok(user) => Ok(user),
         Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
             Err(CoreError::UserAlreadyExists)
@@ -335,8 +346,31 @@ pub async fn find_by_external_id(
 /// The partner's own id for user `user_id`, opened from its sealed form
 /// (remembered opened: every user a list returns carries it, and opening 25
 /// was a fifth of a page's cost, docs/benchmarks.md).
-pub fn external_user_id(keyring: &Keyring, user_id: &str, sealed: &str) -> Result<String, CoreError> {
-    Ok(keyring.open_remembered(columns::USER_EXTERNAL_ID, user_id, sealed)?)
+pub fn external_user_id(sealer: &Sealer<'_>, user_id: &str, sealed: &str) -> Result<String, CoreError> {
+    Ok(sealer.open_remembered(columns::USER_EXTERNAL_ID, user_id, sealed)?)
+}
+
+/// The partner's own ids of `found`, in order: those opened recently come
+/// from memory, and the data keys of the rest are read in one query.
+pub async fn external_user_ids(
+    db: &impl ConnectionTrait,
+    vault: &Vault,
+    found: &[UserSummary],
+) -> Result<Vec<String>, CoreError> {
+    let keyring = vault.keyring();
+    let unopened: Vec<&str> = found
+        .iter()
+        .filter(|u| !keyring.remembers(columns::USER_EXTERNAL_ID, &u.id, &u.external_user_id))
+        .map(|u| u.id.as_str())
+        .collect();
+    let mut keys = if unopened.is_empty() { Default::default() } else { vault.keys_of(db, &unopened).await? };
+    found
+        .iter()
+        .map(|u| {
+            let sealer = Sealer::new(keyring, keys.remove(&u.id));
+            external_user_id(&sealer, &u.id, &u.external_user_id)
+        })
+        .collect()
 }
 
 /// The profile given at creation, opened: the identity record of source
@@ -354,9 +388,9 @@ pub struct Profile {
     pub country: Option<String>,
 }
 
-/// Opens the profile fields of a user.
-pub fn profile(keyring: &Keyring, user: &user::Model) -> Result<Profile, CoreError> {
-    let open = |column, value: &Option<String>| keyring.open_opt(column, &user.id, value.as_deref());
+/// Opens the profile fields of a user with its sealer.
+pub fn profile(sealer: &Sealer<'_>, user: &user::Model) -> Result<Profile, CoreError> {
+    let open = |column, value: &Option<String>| sealer.open_opt(column, &user.id, value.as_deref());
     Ok(Profile {
         email: open(columns::USER_EMAIL, &user.email)?,
         first_name: open(columns::USER_FIRST_NAME, &user.first_name)?,
@@ -375,10 +409,11 @@ pub fn profile(keyring: &Keyring, user: &user::Model) -> Result<Profile, CoreErr
 /// integration. Returns the user and whether it was created.
 pub async fn find_or_create(
     db: &impl ConnectionTrait,
-    keyring: &Keyring,
+    vault: &Vault,
     partner_id: &str,
     external_user_id: &str,
 ) -> Result<(user::Model, bool), CoreError> {
+    let keyring = vault.keyring();
     if let Some(found) = find_by_external_id(db, keyring, partner_id, external_user_id).await? {
         return Ok((found, false));
     }
@@ -390,7 +425,7 @@ pub async fn find_or_create(
         CoreError::InvalidRequest { message, .. } => CoreError::invalid("external_user_id", message),
         other => other,
     })?;
-    match create_user(db, keyring, partner_id, new).await {
+    match create_user(db, vault, partner_id, new).await {
         Ok(created) => Ok((created, true)),
         // Another exchange for the same id won the race: use its user.
         Err(CoreError::UserAlreadyExists) => find_by_external_id(db, keyring, partner_id, external_user_id)
@@ -531,4 +566,94 @@ mod tests {
         assert_eq!(UserStatus::parse("inactive").unwrap(), UserStatus::Inactive);
         assert!(parse_user_status("deleted").is_err());
     }
+}
+
+/// What `delete_user` removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeletedUser {
+    pub id: String,
+    /// The connections closed with the user (`user.deleted` names them).
+    pub connection_ids: Vec<String>,
+}
+
+/// Erases the partner's user (docs/pii.md#erasing-a-user). Its data key is
+/// destroyed first: from then on nothing sealed under it opens, here or in
+/// an earlier copy of the database (when the key store is kept apart).
+/// Then, in one transaction: everything the user owns (connections,
+/// accounts, expenses, receipts, identity records, hosted sessions, tokens,
+/// jobs and the pushes they hold), the events that name the user with their
+/// deliveries and attempts, and the user row (freeing its external id); and
+/// `user.deleted` is recorded with ids only, and the deletion itself goes
+/// into the audit trail (`actor`: the deleting key). The trail's earlier
+/// rows stay: they hold who read and when, never the data. Should the transaction fail
+/// after the key is gone, the user is still there but its personal values
+/// no longer open; the same call again finishes the deletion.
+pub async fn delete_user(
+    db: &sea_orm::DatabaseConnection,
+    vault: &Vault,
+    actor: &audit::Reader<'_>,
+    user_id: &str,
+) -> Result<DeletedUser, CoreError> {
+    let partner_id = actor.partner_id;
+    use entities::{
+        account, event, hosted_session, identity_record, job, pending_push, receipt, transaction, user_token,
+        webhook_attempt, webhook_delivery,
+    };
+
+    let txn = begin_write(db).await?;
+    let found = get_user(&*txn, partner_id, user_id).await?;
+    let id = found.id;
+    vault.destroy(&*txn, &id).await?;
+
+    let connection_ids: Vec<String> = connection::Entity::find()
+        .filter(connection::Column::PartnerId.eq(partner_id))
+        .filter(connection::Column::UserId.eq(id.as_str()))
+        .order_by_asc(connection::Column::Id)
+        .all(&*txn)
+        .await?
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    // Every row below carries the user's id and its partner's; the partner
+    // filter is what keeps one partner's deletion from touching another's.
+    macro_rules! delete_owned {
+        ($($entity:ident),* $(,)?) => {$(
+            $entity::Entity::delete_many()
+                .filter($entity::Column::PartnerId.eq(partner_id))
+                .filter($entity::Column::UserId.eq(id.as_str()))
+                .exec(&*txn)
+                .await?;
+        )*};
+    }
+    pending_push::Entity::delete_many()
+        .filter(pending_push::Column::ConnectionId.is_in(connection_ids.iter().map(String::as_str)))
+        .exec(&*txn)
+        .await?;
+    delete_owned!(transaction, receipt, identity_record, account, hosted_session, user_token, job, connection);
+
+    // Events name the user by id in their data (ids are unique, quoted).
+    let naming_user = event::Entity::find()
+        .filter(event::Column::PartnerId.eq(partner_id))
+        .filter(event::Column::Data.contains(format!("\"{id}\"")));
+    let event_ids: Vec<String> = naming_user.all(&*txn).await?.into_iter().map(|e| e.id).collect();
+    for ids in event_ids.chunks(500) {
+        webhook_attempt::Entity::delete_many()
+            .filter(webhook_attempt::Column::EventId.is_in(ids.iter().map(String::as_str)))
+            .exec(&*txn)
+            .await?;
+        webhook_delivery::Entity::delete_many()
+            .filter(webhook_delivery::Column::EventId.is_in(ids.iter().map(String::as_str)))
+            .exec(&*txn)
+            .await?;
+        event::Entity::delete_many()
+            .filter(event::Column::Id.is_in(ids.iter().map(String::as_str)))
+            .exec(&*txn)
+            .await?;
+    }
+    user::Entity::delete_by_id(id.as_str()).exec(&*txn).await?;
+    audit::record(&*txn, actor, &id, audit::DELETION_ENDPOINT, None).await?;
+    let data = pb::UserDeletedData { user_id: id.clone(), connection_ids: connection_ids.clone() };
+    outbox::record(&txn, partner_id, &data).await?;
+    txn.commit().await?;
+    Ok(DeletedUser { id, connection_ids })
 }
