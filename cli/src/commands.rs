@@ -20,7 +20,7 @@ use crate::logging::init_tracing;
 use crate::output::{self, outln};
 use crate::settings::{
     AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
-    OperatorDatabaseArgs, PartnersCommand, WebhooksCommand,
+    OperatorDatabaseArgs, PartnersCommand, RetentionCommand, WebhooksCommand,
 };
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
@@ -83,6 +83,10 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
         Command::Audit(command) => {
             let _log = init_tracing(LogFormat::Text);
             audit(command).await
+        }
+        Command::Retention(command) => {
+            let _log = init_tracing(LogFormat::Text);
+            retention(command).await
         }
         Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, database }) => {
             let _log = init_tracing(LogFormat::Text);
@@ -589,6 +593,51 @@ async fn rotate_encryption(
 }
 
 /// `sail audit list`: who read personal data.
+/// `sail retention status` and `sail retention run`.
+async fn retention(command: RetentionCommand) -> anyhow::Result<()> {
+    use core_grpc::services::retention as kept;
+    match command {
+        RetentionCommand::Status { json, retention, database } => {
+            let db = operator_db(&database).await?;
+            let due = kept::status(&db, &retention.policy(), time::now()).await?;
+            if json {
+                outln!("{}", serde_json::to_string(&due)?);
+            } else {
+                for row in &due {
+                    outln!("{}	kept {}	{} due", row.kind, describe_period(row.kept_for_s), row.due);
+                }
+            }
+        }
+        RetentionCommand::Run { json, retention, database } => {
+            let db = operator_db(&database).await?;
+            let swept = kept::sweep(&db, &retention.policy(), time::now()).await?;
+            if json {
+                outln!("{}", serde_json::to_string(&swept)?);
+            } else {
+                let total: u64 = swept.removed.values().sum();
+                outln!(
+                    "removed {total} in {} batches (the longest held the write lock {} ms)",
+                    swept.batches,
+                    swept.longest_batch_ms
+                );
+                for (kind, n) in &swept.removed {
+                    outln!("  {kind}: {n}");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A period in whole days, or hours below a day.
+fn describe_period(seconds: u64) -> String {
+    if seconds >= 2 * 86_400 && seconds.is_multiple_of(86_400) {
+        format!("{} days", seconds / 86_400)
+    } else {
+        format!("{} hours", seconds / 3_600)
+    }
+}
+
 async fn audit(command: AuditCommand) -> anyhow::Result<()> {
     let AuditCommand::List { partner, user, limit, json, database } = command;
     let db = operator_db(&database).await?;

@@ -131,6 +131,48 @@ pub struct CoreArgs {
     pub receipt_timeout_s: u64,
     #[command(flatten)]
     pub encryption: EncryptionArgs,
+    #[command(flatten)]
+    pub retention: RetentionArgs,
+}
+
+/// How long what grows without bound is kept (docs/operations.md#retention).
+#[derive(Debug, Clone, Args)]
+pub struct RetentionArgs {
+    /// Days events are kept, with their deliveries and attempts.
+    #[arg(long, env = "SAIL_RETENTION_EVENTS_DAYS", default_value_t = 30)]
+    pub retention_events_days: u64,
+    /// Days webhook delivery attempts are kept.
+    #[arg(long, env = "SAIL_RETENTION_WEBHOOK_ATTEMPTS_DAYS", default_value_t = 30)]
+    pub retention_webhook_attempts_days: u64,
+    /// Hours replies are kept for Idempotency-Key replays (a key is
+    /// honoured for 24 hours, so less than that shortens the window).
+    #[arg(long, env = "SAIL_RETENTION_IDEMPOTENT_REPLIES_HOURS", default_value_t = 24)]
+    pub retention_idempotent_replies_hours: u64,
+    /// Days rows of the personal-data audit trail are kept.
+    #[arg(long, env = "SAIL_RETENTION_AUDIT_DAYS", default_value_t = 2190)]
+    pub retention_audit_days: u64,
+    /// Days receipt files are kept (the receipt and its read lines stay).
+    #[arg(long, env = "SAIL_RETENTION_RECEIPT_FILES_DAYS", default_value_t = 2555)]
+    pub retention_receipt_files_days: u64,
+    /// Seconds between retention sweeps (one core of the fleet runs each).
+    #[arg(long, env = "SAIL_RETENTION_INTERVAL_S", default_value_t = 3600)]
+    pub retention_interval_s: u64,
+}
+
+impl RetentionArgs {
+    /// The policy the flags describe.
+    pub fn policy(&self) -> core_grpc::config::RetentionPolicy {
+        const DAY: u64 = 86_400;
+        core_grpc::config::RetentionPolicy {
+            events: Duration::from_secs(self.retention_events_days.saturating_mul(DAY)),
+            webhook_attempts: Duration::from_secs(self.retention_webhook_attempts_days.saturating_mul(DAY)),
+            idempotent_replies: Duration::from_secs(self.retention_idempotent_replies_hours.saturating_mul(3_600)),
+            audit_rows: Duration::from_secs(self.retention_audit_days.saturating_mul(DAY)),
+            receipt_files: Duration::from_secs(self.retention_receipt_files_days.saturating_mul(DAY)),
+            interval: Duration::from_secs(self.retention_interval_s.max(1)),
+            batch: core_grpc::config::RetentionPolicy::DEFAULT.batch,
+        }
+    }
 }
 
 /// Settings of the REST gateway.
@@ -175,6 +217,7 @@ impl CoreArgs {
             keyring,
             key_cache_ttl: core_grpc::config::KEY_CACHE_TTL,
             key_store_url: self.encryption.key_store_url.clone(),
+            retention: self.retention.policy(),
         }
     }
 }
@@ -263,6 +306,9 @@ pub enum Command {
     /// account numbers.
     #[command(subcommand)]
     Audit(AuditCommand),
+    /// What retention removes, and when (docs/operations.md#retention).
+    #[command(subcommand)]
+    Retention(RetentionCommand),
     /// For developers: a sandbox partner and keys to try the API with.
     #[command(subcommand)]
     Dev(DevCommand),
@@ -449,6 +495,32 @@ pub enum AuditCommand {
         /// Print a JSON array instead of lines.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RetentionCommand {
+    /// Shows, per kind, how long it is kept and how many rows are due now
+    /// (older than that): what the next sweep removes.
+    Status {
+        /// Print JSON instead of lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        retention: RetentionArgs,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+    /// Sweeps now instead of waiting for a core's next sweep, and prints
+    /// what it removed, in how many batches and the longest batch's time.
+    Run {
+        /// Print JSON instead of lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        retention: RetentionArgs,
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },

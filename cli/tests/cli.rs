@@ -886,3 +886,38 @@ fn a_backup_taken_during_a_push_restores_to_a_service_that_reads_every_accepted_
     assert!(total == 500 || total == 1000, "{total}");
     assert!(terminate(&mut restored_child).success());
 }
+
+#[test]
+fn retention_status_shows_what_is_due_and_run_removes_it() {
+    let dir = Workdir::empty();
+    let (mut child, addr) = serve(&dir, &[]);
+    let partner = dir.json(&["partners", "create", "--name", "Keeping", "--json"]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let (status, user) =
+        http_json(&addr, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "kept-1"}));
+    assert_eq!(status, 201, "{user}");
+    let path = format!("/api/v1/users/{}", user["id"].as_str().unwrap());
+    let (status, _) = http_json(&addr, "PATCH", &path, &key, &serde_json::json!({"status": "inactive"}));
+    assert_eq!(status, 200);
+    assert!(terminate(&mut child).success());
+
+    let due_events = |extra: &[&str]| {
+        let mut args = vec!["retention", "status", "--json"];
+        args.extend_from_slice(extra);
+        let due = dir.json(&args);
+        let rows = due.as_array().unwrap().clone();
+        assert_eq!(rows.len(), 5, "{due}");
+        rows.iter().find(|r| r["kind"] == "events").unwrap()["due"].as_u64().unwrap()
+    };
+    // Under the default policy the day-old event is kept.
+    assert_eq!(due_events(&[]), 0);
+    let kept = dir.json(&["retention", "run", "--json"]);
+    assert_eq!(kept["batches"], 0, "{kept}");
+    // With events kept for 0 days it is due, and a run removes it.
+    assert_eq!(due_events(&["--retention-events-days", "0"]), 1);
+    let swept = dir.json(&["retention", "run", "--retention-events-days", "0", "--json"]);
+    assert_eq!(swept["removed"]["events"], 1, "{swept}");
+    assert_eq!(due_events(&["--retention-events-days", "0"]), 0);
+}

@@ -100,4 +100,39 @@ pub struct CoreConfig {
     /// Where per-user data keys are kept (docs/pii.md#per-user-data-keys):
     /// a database of their own, or `None` for the main database.
     pub key_store_url: Option<String>,
+    /// How long what grows without bound is kept (docs/operations.md#retention).
+    pub retention: RetentionPolicy,
+}
+
+/// How long Sail keeps what would otherwise grow forever, and how it
+/// sweeps (docs/operations.md#retention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetentionPolicy {
+    /// Events, with their deliveries and attempts.
+    pub events: Duration,
+    /// Webhook delivery attempts.
+    pub webhook_attempts: Duration,
+    /// Replies kept for `Idempotency-Key` replays (the replay window).
+    pub idempotent_replies: Duration,
+    /// Rows of the personal-data audit trail.
+    pub audit_rows: Duration,
+    /// Receipt files (the receipt and its read lines stay).
+    pub receipt_files: Duration,
+    /// How often a sweep runs (one core of the fleet runs each).
+    pub interval: Duration,
+    /// Rows per write transaction of a sweep.
+    pub batch: u64,
+}
+
+impl RetentionPolicy {
+    /// The documented defaults: `sail`'s flags start from these.
+    pub const DEFAULT: RetentionPolicy = RetentionPolicy {
+        events: Duration::from_secs(30 * 86_400),
+        webhook_attempts: Duration::from_secs(30 * 86_400),
+        idempotent_replies: crate::layers::idempotency::RETENTION,
+        audit_rows: Duration::from_secs(2_190 * 86_400),
+        receipt_files: Duration::from_secs(2_555 * 86_400),
+        interval: Duration::from_secs(3_600),
+        batch: 1_000,
+    };
 }

@@ -24,6 +24,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::background::delivery::Deliveries;
 use crate::background::job_worker::Jobs;
+use crate::background::retention::RetentionSweeps;
 use crate::background::worker;
 use crate::grpc::hosted_sessions::{HostedPagesService, HostedSessionsService};
 use crate::grpc::webhooks::WebhooksService;
@@ -199,6 +200,7 @@ pub async fn run(
             }
         }
         workers.push(tokio::spawn(worker::run(core.clone(), Deliveries::start(&core), stop_rx.clone())));
+        workers.push(tokio::spawn(worker::run(core.clone(), RetentionSweeps, stop_rx.clone())));
     }
 
     let routes =

@@ -13,6 +13,7 @@ pub mod hosted_session;
 pub mod idempotency_key;
 pub mod identity_record;
 pub mod job;
+pub mod maintenance_run;
 pub mod merchant;
 pub mod partner;
 pub mod pending_push;

@@ -338,6 +338,7 @@ pub fn serve_defaults() -> CoreConfig {
         receipt_reader: receipt_reader(),
         receipt_workers: 1,
         key_store_url: None,
+        retention: core_grpc::config::RetentionPolicy::DEFAULT,
     }
 }
 

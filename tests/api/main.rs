@@ -31,6 +31,7 @@ mod pii;
 mod probes;
 mod receipts;
 mod reference_data;
+mod retention;
 mod sandbox;
 mod user_erasure;
 mod user_lifecycle;

@@ -4,7 +4,7 @@
 //! (`pii`) and its audit trail (`audit`), expenses and their adjudication, ingestion of pushed
 //! transactions (`ingest`), receipts, hosted sessions, the directories,
 //! webhook endpoints, the event log (`events`) and the outbox that writes it
-//! (`outbox`). Providers are reached only through the `providers` trait.
+//! (`outbox`), and retention of what would otherwise grow forever. Providers are reached only through the `providers` trait.
 
 pub mod accounts;
 pub mod admin;
@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod pii;
 pub mod providers;
 pub mod receipts;
+pub mod retention;
 pub mod user_tokens;
 pub mod users;
 pub mod webhooks;
