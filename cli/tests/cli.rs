@@ -921,3 +921,30 @@ fn retention_status_shows_what_is_due_and_run_removes_it() {
     assert_eq!(swept["removed"]["events"], 1, "{swept}");
     assert_eq!(due_events(&["--retention-events-days", "0"]), 0);
 }
+
+#[test]
+fn with_the_data_keys_in_the_main_database_a_user_is_created_changed_and_deleted() {
+    // `sail serve` keeps the data keys in the main database unless told
+    // otherwise: every write seals through the transaction it is in.
+    let dir = Workdir::empty();
+    let (mut child, addr) = serve(&dir, &[]);
+    let partner = dir.json(&["partners", "create", "--name", "Erasing", "--json"]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let body = serde_json::json!({"external_user_id": "erase-1", "email": "e1@example.org"});
+    let (status, user) = http_json(&addr, "POST", "/api/v1/users", &key, &body);
+    assert_eq!(status, 201, "{user}");
+    let path = format!("/api/v1/users/{}", user["id"].as_str().unwrap());
+    let (status, changed) = http_json(&addr, "PATCH", &path, &key, &serde_json::json!({"first_name": "Eve"}));
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(changed["external_user_id"], "erase-1");
+    let (status, deleted) = http_json(&addr, "DELETE", &path, &key, &serde_json::Value::Null);
+    assert_eq!(status, 200, "{deleted}");
+    assert_eq!(deleted["deleted"], true);
+    let (status, _) = http_json(&addr, "GET", &path, &key, &serde_json::Value::Null);
+    assert_eq!(status, 404);
+    let (status, again) = http_json(&addr, "POST", "/api/v1/users", &key, &body);
+    assert_eq!(status, 201, "the external id is free again: {again}");
+    assert!(terminate(&mut child).success());
+}

@@ -29,6 +29,10 @@ pub mod http2 {
     pub const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
 }
 
+/// How long an `Idempotency-Key` replays its first success
+/// (docs/contract.md#wire-conventions); retention keeps replies this long.
+pub const IDEMPOTENCY_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
 /// How long one webhook delivery attempt may take (docs/contract.md#webhooks-and-events).
 pub const WEBHOOK_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -129,7 +133,7 @@ impl RetentionPolicy {
     pub const DEFAULT: RetentionPolicy = RetentionPolicy {
         events: Duration::from_secs(30 * 86_400),
         webhook_attempts: Duration::from_secs(30 * 86_400),
-        idempotent_replies: crate::layers::idempotency::RETENTION,
+        idempotent_replies: IDEMPOTENCY_WINDOW,
         audit_rows: Duration::from_secs(2_190 * 86_400),
         receipt_files: Duration::from_secs(2_555 * 86_400),
         interval: Duration::from_secs(3_600),

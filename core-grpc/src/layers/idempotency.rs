@@ -37,7 +37,7 @@ use crate::layers::auth::Caller;
 use crate::platform::crypto::{Keyring, columns};
 
 /// How long a key replays its response.
-pub const RETENTION: Duration = Duration::from_secs(24 * 3600);
+pub const RETENTION: Duration = crate::config::IDEMPOTENCY_WINDOW;
 /// A reservation whose request never finished (its process died) frees
 /// itself after this.
 const STALE_RESERVATION: Duration = Duration::from_secs(60);
