@@ -82,7 +82,7 @@ macro_rules! call_layers {
                 $core.keys.clone(),
                 $core.address_limits.clone(),
             )))
-            .layer(crate::layers::idempotency::IdempotencyLayer::new($core.db.clone(), $core.config.keyring.clone()))
+            .layer(crate::layers::idempotency::IdempotencyLayer::new($core.db.clone(), $core.vault.clone()))
     }};
 }
 

@@ -16,6 +16,9 @@ pub struct Model {
     /// one-time secret left out; None while the first request runs.
     pub response_hex: Option<String>,
     pub created_at: DateTimeUtc,
+    /// The user the kept reply names, when it names one: the reply is then
+    /// sealed under that user's data key and deleted with the user.
+    pub user_id: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -68,6 +68,7 @@ async fn a_reply(app: &TestApp, partner_id: &str, at: DateTime<Utc>) -> String {
         fingerprint: Set("f".into()),
         response_hex: Set(None),
         created_at: Set(at),
+        user_id: Set(None),
     }
     .insert(&app.db)
     .await

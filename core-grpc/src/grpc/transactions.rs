@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
 use crate::grpc::accept;
+use crate::layers::idempotency::ReplyOwner;
 use crate::platform::jobs::{self, JobKind};
 use crate::services::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
 use crate::services::ingest;
@@ -233,7 +234,11 @@ impl Receipts for TransactionsService {
             req.file_name,
         )
         .await?;
-        Ok(Response::new(receipt_to_pb(created)?))
+        // A kept copy for Idempotency-Key replays holds the file's name.
+        let owner = ReplyOwner(created.user_id.clone());
+        let mut response = Response::new(receipt_to_pb(created)?);
+        response.extensions_mut().insert(owner);
+        Ok(response)
     }
 
     async fn get_receipt(&self, request: Request<pb::GetReceiptRequest>) -> Result<Response<pb::Receipt>, Status> {

@@ -6,6 +6,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::{Page, time};
 use crate::error::CoreError;
 use crate::grpc::{accept, request_id};
+use crate::layers::idempotency::ReplyOwner;
 use crate::platform::vault::Vault;
 use crate::services::audit::Reader;
 use crate::services::users::{self, NewUser, UserChange, UserSummary};
@@ -58,7 +59,12 @@ impl Users for UsersService {
         let new = NewUser::try_from(request.into_inner())?;
         let vault = &self.core.vault;
         let created = users::create_user(&self.core.db, vault, &caller.partner_id, new).await?;
-        Ok(Response::new(one_user_to_pb(&self.core.db, vault, created.into()).await?))
+        let owner = ReplyOwner(created.id.clone());
+        let mut response = Response::new(one_user_to_pb(&self.core.db, vault, created.into()).await?);
+        // A kept copy for Idempotency-Key replays holds the external id:
+        // it is the user's, sealed under its key and deleted with it.
+        response.extensions_mut().insert(owner);
+        Ok(response)
     }
 
     async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {

@@ -14,7 +14,11 @@
 //! Nothing stored here gives away what was sent or answered (docs/pii.md):
 //! the request's fingerprint is a blind index, the stored reply is sealed,
 //! and a reply that carries a one-time secret (a webhook signing secret, a
-//! user token) is stored without it, so a replay never shows it again.
+//! user token) is stored without it, so a replay never shows it again. A
+//! reply its handler marks as a user's ([`ReplyOwner`]: a created user, an
+//! uploaded receipt) is sealed under that user's data key and recorded
+//! with the user, so deleting the user takes it too, and an earlier copy of
+//! the database cannot open it (docs/pii.md#per-user-data-keys).
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -34,7 +38,8 @@ use tonic::body::Body;
 use crate::domain::{hex, time, unhex};
 use crate::error::CoreError;
 use crate::layers::auth::Caller;
-use crate::platform::crypto::{Keyring, columns};
+use crate::platform::crypto::columns;
+use crate::platform::vault::Vault;
 
 /// How long a key replays its response.
 pub const RETENTION: Duration = crate::config::IDEMPOTENCY_WINDOW;
@@ -79,12 +84,17 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 }
 
 /// Where keys and their replies are kept: the database, sealed under the
-/// keyring.
+/// vault's keys.
 #[derive(Clone)]
 struct KeyStore {
     db: sea_orm::DatabaseConnection,
-    keyring: Arc<Keyring>,
+    vault: Arc<Vault>,
 }
+
+/// Set by a handler on its reply (a response extension) when the reply
+/// belongs to one user: the kept copy is then sealed under that user's key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyOwner(pub String);
 
 /// The layer that makes every `(sail.v1.idempotent)` method honour
 /// `Idempotency-Key`; it sits beneath authentication, whose [`Caller`] it
@@ -95,8 +105,8 @@ pub struct IdempotencyLayer {
 }
 
 impl IdempotencyLayer {
-    pub fn new(db: sea_orm::DatabaseConnection, keyring: Arc<Keyring>) -> Self {
-        IdempotencyLayer { core: KeyStore { db, keyring } }
+    pub fn new(db: sea_orm::DatabaseConnection, vault: Arc<Vault>) -> Self {
+        IdempotencyLayer { core: KeyStore { db, vault } }
     }
 }
 
@@ -239,8 +249,9 @@ where
     let trailers = collected.trailers().cloned();
     let succeeded = grpc_status(&parts.headers, trailers.as_ref()).is_some_and(|status| status == "0");
     let bytes = collected.to_bytes();
+    let owner = parts.extensions.get::<ReplyOwner>().map(|owner| owner.0.as_str());
     match message_of(&bytes) {
-        Some(message) if succeeded => keep(core, &id, &method, message).await?,
+        Some(message) if succeeded => keep(core, partner_id, &id, &method, message, owner).await?,
         _ => release(core, &id).await?,
     }
     let body = Full::new(bytes).with_trailers(async move { trailers.map(Ok) });
@@ -258,7 +269,7 @@ enum Claim {
 /// Reserves the key for this request, or finds what it answered before.
 async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, request: &[u8]) -> Result<Claim, CoreError> {
     let db = &core.db;
-    let keyring = &core.keyring;
+    let keyring = core.vault.keyring();
     let mut content = method.as_bytes().to_vec();
     content.push(0);
     content.extend_from_slice(request);
@@ -284,7 +295,10 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
             ));
         } else {
             let Some(sealed) = found.response_hex.as_deref() else { return Err(in_progress()) };
-            let opened = keyring.open(columns::IDEMPOTENT_RESPONSE, id, sealed)?;
+            let opened = match &found.user_id {
+                Some(owner) => core.vault.sealer(db, owner).await?.open(columns::IDEMPOTENT_RESPONSE, id, sealed)?,
+                None => keyring.open(columns::IDEMPOTENT_RESPONSE, id, sealed)?,
+            };
             let message =
                 unhex(&opened).ok_or_else(|| CoreError::Internal("a stored idempotent reply is not hex".into()))?;
             return Ok(Claim::Replay(message));
@@ -298,6 +312,7 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
         fingerprint: Set(keyring.blind_index(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content)),
         response_hex: Set(None),
         created_at: Set(time::now()),
+        user_id: Set(None),
     };
     match reservation.insert(db).await {
         Ok(_) => Ok(Claim::Run),
@@ -309,14 +324,31 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
     }
 }
 
-/// Keeps a success for the key's replays, sealed and without its
-/// shown-once fields.
-async fn keep(core: &KeyStore, id: &str, method: &str, reply: &[u8]) -> Result<(), CoreError> {
+/// Keeps a success for the key's replays, sealed (under its owner's data
+/// key when it has one) and without its shown-once fields.
+async fn keep(
+    core: &KeyStore,
+    partner_id: &str,
+    id: &str,
+    method: &str,
+    reply: &[u8],
+    owner: Option<&str>,
+) -> Result<(), CoreError> {
     let kept = without_shown_once(method, reply)
         .map_err(|err| CoreError::Internal(format!("a reply to keep for an idempotency key: {err}")))?;
-    let sealed = core.keyring.seal(columns::IDEMPOTENT_RESPONSE, id, &hex(&kept));
-    let stored =
-        idempotency_key::ActiveModel { id: Set(id.to_string()), response_hex: Set(Some(sealed)), ..Default::default() };
+    let sealed = match owner {
+        Some(owner) => {
+            let sealer = core.vault.sealer_for_writing(&core.db, partner_id, owner).await?;
+            sealer.seal(columns::IDEMPOTENT_RESPONSE, id, &hex(&kept))
+        }
+        None => core.vault.keyring().seal(columns::IDEMPOTENT_RESPONSE, id, &hex(&kept)),
+    };
+    let stored = idempotency_key::ActiveModel {
+        id: Set(id.to_string()),
+        response_hex: Set(Some(sealed)),
+        user_id: Set(owner.map(str::to_string)),
+        ..Default::default()
+    };
     stored.update(&core.db).await?;
     Ok(())
 }

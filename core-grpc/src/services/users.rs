@@ -630,6 +630,12 @@ pub async fn delete_user(
         .exec(&*txn)
         .await?;
     delete_owned!(transaction, receipt, identity_record, account, hosted_session, user_token, job, connection);
+    // Replies kept for Idempotency-Key replays that are the user's.
+    entities::idempotency_key::Entity::delete_many()
+        .filter(entities::idempotency_key::Column::PartnerId.eq(partner_id))
+        .filter(entities::idempotency_key::Column::UserId.eq(id.as_str()))
+        .exec(&*txn)
+        .await?;
 
     // Events name the user by id in their data (ids are unique, quoted).
     let naming_user = event::Entity::find()
