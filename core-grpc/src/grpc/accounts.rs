@@ -5,11 +5,9 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::money::to_major;
 use crate::domain::{Page, time};
+use crate::grpc::PersonalDataReader;
 use crate::grpc::accept;
-use crate::grpc::request_id;
-use crate::layers::auth::token_grant_for;
 use crate::services::accounts::{self, AccountFilter, AccountView, StoredHolding, parse_account_type};
-use crate::services::audit::Reader;
 use crate::services::pii;
 use crate::state::Core;
 
@@ -110,18 +108,11 @@ impl Accounts for AccountsService {
         &self,
         request: Request<pb::GetAccountNumbersRequest>,
     ) -> Result<Response<pb::AccountNumbers>, Status> {
-        let caller = accept(&request)?;
-        let grant = token_grant_for(&request, &request.get_ref().user_id)?;
-        let request_id = request_id(&request);
+        let reader = PersonalDataReader::accept(&request, &request.get_ref().user_id)?;
         let req = request.into_inner();
-        let reader = Reader {
-            partner_id: &caller.partner_id,
-            key_id: &caller.key_id,
-            user_token_id: &grant.token_id,
-            request_id: request_id.as_deref(),
-        };
         let found =
-            pii::read_account_numbers(&self.core.db, &self.core.vault, &reader, &req.user_id, &req.account_id).await?;
+            pii::read_account_numbers(&self.core.db, &self.core.vault, &reader.reader(), &req.user_id, &req.account_id)
+                .await?;
         Ok(Response::new(pb::AccountNumbers {
             account_id: found.account.id,
             connection_id: found.account.connection_id,

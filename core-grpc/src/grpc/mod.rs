@@ -63,6 +63,34 @@ pub fn request_id<T>(request: &Request<T>) -> Option<String> {
     request.metadata().get("request-id").and_then(|v| v.to_str().ok()).map(str::to_string)
 }
 
+/// Who reads a user's personal data in this call, for the audit trail:
+/// the caller's key and the user token it presented for `user_id` (both
+/// checked here), and the request id.
+pub struct PersonalDataReader {
+    caller: Caller,
+    user_token_id: String,
+    request_id: Option<String>,
+}
+
+impl PersonalDataReader {
+    /// Accepts a call that reads `user_id`'s personal data.
+    pub fn accept<T: Required + PlainText>(request: &Request<T>, user_id: &str) -> Result<Self, CoreError> {
+        let caller = accept(request)?;
+        let grant = crate::layers::auth::token_grant_for(request, user_id)?;
+        Ok(PersonalDataReader { caller, user_token_id: grant.token_id, request_id: request_id(request) })
+    }
+
+    /// The audit trail's view of it.
+    pub fn reader(&self) -> crate::services::audit::Reader<'_> {
+        crate::services::audit::Reader {
+            partner_id: &self.caller.partner_id,
+            key_id: &self.caller.key_id,
+            user_token_id: &self.user_token_id,
+            request_id: self.request_id.as_deref(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The code lists the core checks against are the ones the OpenAPI

@@ -10,9 +10,7 @@ use crate::error::CoreError;
 use crate::grpc::accounts::account_to_pb;
 use crate::grpc::connections::connection_to_pb;
 use crate::grpc::transactions::{expense_to_pb, receipt_to_pb};
-use crate::grpc::{accept, request_id};
-use crate::layers::auth::token_grant_for;
-use crate::services::audit::Reader;
+use crate::grpc::{PersonalDataReader, accept};
 use crate::services::pii;
 use crate::services::user_tokens::{self, NewUserToken};
 use crate::state::Core;
@@ -65,33 +63,17 @@ impl Identity for UserTokensService {
         &self,
         request: Request<pb::GetIdentityRequest>,
     ) -> Result<Response<pb::UserIdentity>, Status> {
-        let caller = accept(&request)?;
-        let user_id = request.get_ref().user_id.clone();
-        let grant = token_grant_for(&request, &user_id)?;
-        let request_id = request_id(&request);
-        let reader = Reader {
-            partner_id: &caller.partner_id,
-            key_id: &caller.key_id,
-            user_token_id: &grant.token_id,
-            request_id: request_id.as_deref(),
-        };
-        let found = pii::read_identity(&self.core.db, &self.core.vault, &reader, &user_id).await?;
+        let user_id = &request.get_ref().user_id;
+        let reader = PersonalDataReader::accept(&request, user_id)?;
+        let found = pii::read_identity(&self.core.db, &self.core.vault, &reader.reader(), user_id).await?;
         let user_id = found.user.id.clone();
         Ok(Response::new(pb::UserIdentity { user_id, records: identity_records_to_pb(found) }))
     }
 
     async fn export_user(&self, request: Request<pb::ExportUserRequest>) -> Result<Response<pb::UserExport>, Status> {
-        let caller = accept(&request)?;
-        let user_id = request.get_ref().user_id.clone();
-        let grant = token_grant_for(&request, &user_id)?;
-        let request_id = request_id(&request);
-        let reader = Reader {
-            partner_id: &caller.partner_id,
-            key_id: &caller.key_id,
-            user_token_id: &grant.token_id,
-            request_id: request_id.as_deref(),
-        };
-        let found = pii::export_user(&self.core.db, &self.core.vault, &reader, &user_id).await?;
+        let user_id = &request.get_ref().user_id;
+        let reader = PersonalDataReader::accept(&request, user_id)?;
+        let found = pii::export_user(&self.core.db, &self.core.vault, &reader.reader(), user_id).await?;
         let mut receipts = found.receipts;
         let expenses = found
             .expenses
