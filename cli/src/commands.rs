@@ -29,7 +29,7 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             let _log = init_tracing(log.log_format);
             // The embedded quickstart: sandbox providers unless turned off.
             let sandbox = core.sandbox.unwrap_or(true);
-            serve(Some((&database, &core, sandbox)), Some(&gateway), None, drain.drain_s).await
+            serve(Some((&database, &core, sandbox)), Some(&gateway), None, drain.drain_s, log.metrics_addr).await
         }
         Command::Core { database, core, log, drain } => {
             let _log = init_tracing(log.log_format);
@@ -43,11 +43,11 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             let database = DatabaseArgs { database_url: database.database_url };
             // Production: sandbox providers only when asked for.
             let sandbox = core.sandbox.unwrap_or(false);
-            serve(Some((&database, &core, sandbox)), None, None, drain.drain_s).await
+            serve(Some((&database, &core, sandbox)), None, None, drain.drain_s, log.metrics_addr).await
         }
         Command::Gateway { core_url, gateway, log, drain } => {
             let _log = init_tracing(log.log_format);
-            serve(None, Some(&gateway), Some(core_url), drain.drain_s).await
+            serve(None, Some(&gateway), Some(core_url), drain.drain_s, log.metrics_addr).await
         }
         Command::Backup { to, database } => {
             let _log = init_tracing(LogFormat::Text);
@@ -201,8 +201,11 @@ async fn serve(
     gateway_args: Option<&GatewayArgs>,
     core_url: Option<String>,
     drain_s: u64,
+    metrics_addr: Option<SocketAddr>,
 ) -> anyhow::Result<()> {
     let signal = ShutdownSignal::listen();
+    // The core the operator listener reads its queue gauges from.
+    let mut scraped_core = None;
     // What goes `draining` the moment a stop begins.
     let mut core_readiness = None;
     let gateway_draining = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -239,6 +242,7 @@ async fn serve(
         let config = core_args.core_config(public_url, keyring, sandbox);
         let core = Core::connect(db, config).await.context("building the core")?;
         core_readiness = Some(core.readiness.clone());
+        scraped_core = Some(core.clone());
         core_grpc::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
         if gateway_args.is_some() && core_url.is_none() {
             in_process = Some(core_grpc::server::in_process(&core));
@@ -264,6 +268,12 @@ async fn serve(
         tasks.spawn(async move {
             rest_gateway::run(listener, channel, config, shutdown).await.map_err(anyhow::Error::from)
         });
+    }
+    if let Some(addr) = metrics_addr {
+        let shutdown = stopped(stop_rx.clone());
+        let (bound, served) = crate::operator_metrics::start(addr, scraped_core.take(), shutdown).await?;
+        tracing::info!("listening metrics={bound}");
+        tasks.spawn(served);
     }
     banner.print();
 

@@ -11,6 +11,7 @@ mod database;
 mod encryption;
 mod log_writer;
 mod logging;
+mod operator_metrics;
 mod output;
 mod settings;
 

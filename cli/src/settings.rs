@@ -60,12 +60,17 @@ pub struct DrainArgs {
     pub drain_s: u64,
 }
 
-/// Logging of the commands that run servers.
+/// Logs and metrics of the commands that run servers.
 #[derive(Debug, Clone, Args)]
 pub struct LogArgs {
     /// Log line format.
     #[arg(long, env = "SAIL_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// The operator listener: `GET /metrics` in Prometheus text format
+    /// (docs/operations.md#metrics), never on the partner port. Unset: no
+    /// metrics listener. Port 0 binds a free port.
+    #[arg(long, env = "SAIL_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// Settings of the gRPC core.

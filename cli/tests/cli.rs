@@ -948,3 +948,96 @@ fn with_the_data_keys_in_the_main_database_a_user_is_created_changed_and_deleted
     assert_eq!(status, 201, "the external id is free again: {again}");
     assert!(terminate(&mut child).success());
 }
+
+/// Whether `text` holds a run of 32 lower-case hex digits: the body of
+/// every id Sail makes.
+fn holds_an_id(text: &str) -> bool {
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c.is_ascii_digit() || ('a'..='f').contains(&c) { run + 1 } else { 0 };
+        if run >= 32 {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn metrics_are_on_the_operator_listener_only_move_with_calls_and_name_no_id() {
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Watched", "--json"]);
+    let partner_id = partner["id"].as_str().unwrap();
+    let key =
+        dir.json(&["keys", "create", "--partner", partner_id, "--scopes", "expenses,ingest,connections", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let mut command = dir.sail();
+    // No workers: a push stays queued, so the queue gauge has something to show.
+    command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
+    command.args(["--metrics-addr", "127.0.0.1:0", "--workers", "0"]);
+    let (mut child, addrs) = start(command, &["http", "metrics"]);
+    let (http, metrics) = (&addrs[0], &addrs[1]);
+
+    let (status, user) =
+        http_json(http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "watched-1"}));
+    assert_eq!(status, 201, "{user}");
+    let user_id = user["id"].as_str().unwrap();
+    let path = format!("/api/v1/users/{user_id}/connections");
+    let (status, connection) =
+        http_json(http, "POST", &path, &key, &serde_json::json!({"type": "external", "provider_label": "Bank"}));
+    assert_eq!(status, 201, "{connection}");
+    let push = format!("{path}/{}/transactions", connection["id"].as_str().unwrap());
+    let rows = serde_json::json!({"transactions": [{"external_transaction_id": "m1", "date": "2026-11-01", "amount": 5.0, "description": "CVS"}]});
+    assert_eq!(http_json(http, "POST", &push, &key, &rows).0, 202);
+    // Never on the partner port.
+    assert_eq!(http_get(http, "/metrics", None).0, 404);
+
+    let scrape = || {
+        let (status, body) = http_get(metrics, "/metrics", None);
+        assert_eq!(status, 200, "{body}");
+        let text = body.split("\r\n\r\n").nth(1).unwrap_or(&body).to_string();
+        let parsed = prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+        (text, parsed)
+    };
+    let value = |scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)]| -> f64 {
+        scrape
+            .samples
+            .iter()
+            .filter(|s| s.metric == metric && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
+            .map(|s| match &s.value {
+                prometheus_parse::Value::Counter(v)
+                | prometheus_parse::Value::Gauge(v)
+                | prometheus_parse::Value::Untyped(v) => *v,
+                prometheus_parse::Value::Histogram(buckets) => buckets.last().map_or(0.0, |b| b.count),
+                prometheus_parse::Value::Summary(_) => 0.0,
+            })
+            .sum()
+    };
+    let (text, first) = scrape();
+    let created = [("method", "POST"), ("route", "/api/v1/users"), ("status", "201")];
+    assert_eq!(value(&first, "sail_http_requests_total", &created), 1.0, "{text}");
+    let core_call = [("operation", "/sail.v1.Users/CreateUser"), ("code", "ok")];
+    assert_eq!(value(&first, "sail_grpc_calls_total", &core_call), 1.0, "{text}");
+    assert!(
+        value(&first, "sail_grpc_call_duration_seconds_count", &[("operation", "/sail.v1.Users/CreateUser")]) >= 1.0
+            || value(&first, "sail_grpc_call_duration_seconds", &[("operation", "/sail.v1.Users/CreateUser")]) >= 1.0,
+        "{text}"
+    );
+    assert_eq!(value(&first, "sail_queue_depth", &[("kind", "ingest_transactions")]), 1.0, "{text}");
+    assert!(value(&first, "sail_process_resident_memory_bytes", &[]) > 1_000_000.0, "{text}");
+    // No label carries an id, a key or a path parameter.
+    for sample in &first.samples {
+        for (name, value) in sample.labels.iter() {
+            assert!(!holds_an_id(value) && !value.contains("sk_"), "{} {name}={value}", sample.metric);
+        }
+    }
+    assert!(!holds_an_id(&text) && !text.contains(partner_id), "{text}");
+
+    // A request moves its operation's counter.
+    assert_eq!(
+        http_json(http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "watched-2"})).0,
+        201
+    );
+    let (_, second) = scrape();
+    assert_eq!(value(&second, "sail_http_requests_total", &created), 2.0);
+    assert!(terminate(&mut child).success());
+}

@@ -73,6 +73,7 @@ macro_rules! call_layers {
                 }
                 request
             })
+            .layer(crate::layers::call_metrics::CallMetricsLayer)
             .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
             .layer(PropagateRequestIdLayer::new(request_id))
             .layer(trace)

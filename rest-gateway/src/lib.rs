@@ -15,6 +15,7 @@ pub mod extract;
 pub mod hosted;
 pub mod listener;
 pub mod reference_page;
+mod request_metrics;
 pub mod routes;
 
 use std::time::Duration;
@@ -124,6 +125,7 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
         .merge(hosted::router(core))
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(axum::middleware::from_fn(request_metrics::count_request))
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(
             ServiceBuilder::new()

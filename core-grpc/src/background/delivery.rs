@@ -403,6 +403,11 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
         })
         .collect();
     webhook_attempt::Entity::insert_many(attempts).exec_without_returning(&*txn).await?;
+    for outcome in &outcomes {
+        let result = if outcome.result.delivered() { "delivered" } else { "failed" };
+        metrics::counter!("sail_webhook_attempts_total", "outcome" => result).increment(1);
+        metrics::histogram!("sail_webhook_attempt_duration_seconds").record(outcome.result.latency.as_secs_f64());
+    }
 
     // Every delivery's new state in one statement (`UPDATE … FROM (VALUES
     // …)`, which PostgreSQL and SQLite both take): one round trip for the

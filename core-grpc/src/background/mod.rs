@@ -5,6 +5,7 @@
 //! (`retention`).
 
 pub mod delivery;
+pub mod gauges;
 pub mod job_worker;
 pub mod retention;
 pub mod worker;

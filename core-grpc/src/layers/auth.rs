@@ -181,6 +181,7 @@ impl RateLimits {
             match buckets.take(&format!("sail:rate:{name}:{key_id}"), self.emission, self.burst).await {
                 Ok(Taken::Admitted) => return Ok(()),
                 Ok(Taken::Refused(retry_after)) => {
+                    metrics::counter!("sail_rate_limited_total", "limit" => self.of).increment(1);
                     return Err(CoreError::RateLimited { retry_after, limit: self.burst, of: self.of });
                 }
                 Err(err) => {
@@ -188,13 +189,16 @@ impl RateLimits {
                 }
             }
         }
-        limiter.check_key(&key_id.to_string()).map_err(|not_until| CoreError::RateLimited {
-            // The limiter's own clock: a new one calibrates itself (CPUID
-            // instructions, slow under a hypervisor), which made a refusal
-            // cost more than an answer.
-            retry_after: not_until.wait_time_from(limiter.clock().now()),
-            limit: self.burst,
-            of: self.of,
+        limiter.check_key(&key_id.to_string()).map_err(|not_until| {
+            metrics::counter!("sail_rate_limited_total", "limit" => self.of).increment(1);
+            CoreError::RateLimited {
+                // The limiter's own clock: a new one calibrates itself (CPUID
+                // instructions, slow under a hypervisor), which made a refusal
+                // cost more than an answer.
+                retry_after: not_until.wait_time_from(limiter.clock().now()),
+                limit: self.burst,
+                of: self.of,
+            }
         })
     }
 }

@@ -252,7 +252,17 @@ pub async fn run_read_job(
     };
     let sealer = vault.sealer(db, &found.user_id).await?;
     let bytes = sealer.open_bytes(columns::RECEIPT_CONTENT, &found.id, &found.content)?;
+    let started = std::time::Instant::now();
     let text = extract_text(reader, &found.content_type, bytes).await?;
+    // The kind is one of the five sniffed content types; anything else
+    // (none is stored) would be `other`.
+    let kind = match found.content_type.as_str() {
+        "application/pdf" => "pdf",
+        "image/png" | "image/jpeg" | "image/webp" => "image",
+        "text/plain" => "text",
+        _ => "other",
+    };
+    metrics::histogram!("sail_receipt_read_seconds", "kind" => kind).record(started.elapsed().as_secs_f64());
 
     // Text with neither a total nor an item line is no receipt Sail can
     // read (a photo of something else, or too unclear for OCR).
