@@ -2,7 +2,9 @@
 //! (docs/operations.md#metrics): how deep each kind of background work's
 //! queue is and how old its oldest item, how full the database pool is, and
 //! the process's memory and CPU. Read at scrape time, so they are as fresh
-//! as the scrape; every label value comes from a fixed list.
+//! as the scrape; every label value comes from a fixed list. And whether
+//! the core is ready (`sail_core_ready`): not draining, its database
+//! answering.
 
 use chrono::{DateTime, Utc};
 use entities::enums::{DeliveryStatus, JobKind, JobStatus};
@@ -15,10 +17,13 @@ use crate::state::Core;
 
 /// Sets every scrape-time gauge from `core`.
 pub async fn observe(core: &Core) -> Result<(), CoreError> {
-    observe_queues(core).await?;
     observe_pool(core);
     observe_process();
-    Ok(())
+    let queues = observe_queues(core).await;
+    // Ready: not draining, and the database answered the queue queries.
+    let ready = !core.readiness.is_draining() && queues.is_ok();
+    metrics::gauge!("sail_core_ready").set(if ready { 1.0 } else { 0.0 });
+    queues
 }
 
 fn set_queue(kind: &'static str, depth: i64, oldest: Option<DateTime<Utc>>) {
