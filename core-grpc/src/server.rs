@@ -242,13 +242,7 @@ pub async fn run(
 /// comes in trailers (a success, as a rule) is logged as OK. In process
 /// (`in_process`), only failures: the gateway logs the request.
 fn log_call<B>(response: &http::Response<B>, latency: std::time::Duration, in_process: bool) {
-    let code = response
-        .headers()
-        .get("grpc-status")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<i32>().ok())
-        .map(tonic::Code::from)
-        .unwrap_or(tonic::Code::Ok);
+    let code = crate::layers::call_metrics::grpc_code(response.headers());
     let latency_ms = latency.as_secs_f64() * 1000.0;
     match code {
         tonic::Code::Internal

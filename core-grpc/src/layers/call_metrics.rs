@@ -46,6 +46,17 @@ pub fn operation_label(path: &str) -> &'static str {
     }
 }
 
+/// The status of a reply, from its head: a unary failure comes back
+/// trailers-only with `grpc-status` there; a reply without it succeeded.
+pub fn grpc_code(headers: &http::HeaderMap) -> tonic::Code {
+    headers
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i32>().ok())
+        .map(tonic::Code::from)
+        .unwrap_or(tonic::Code::Ok)
+}
+
 /// The `code` label of a gRPC status code: its canonical lower-case name.
 pub fn code_label(code: tonic::Code) -> &'static str {
     match code {
@@ -91,13 +102,7 @@ where
         let call = self.inner.call(request);
         Box::pin(async move {
             let response = call.await?;
-            let code = response
-                .headers()
-                .get("grpc-status")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<i32>().ok())
-                .map(tonic::Code::from)
-                .unwrap_or(tonic::Code::Ok);
+            let code = grpc_code(response.headers());
             metrics::counter!("sail_grpc_calls_total", "operation" => operation, "code" => code_label(code))
                 .increment(1);
             metrics::histogram!("sail_grpc_call_duration_seconds", "operation" => operation)
