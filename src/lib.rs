@@ -8,6 +8,7 @@ pub mod errors;
 pub mod json;
 pub mod required;
 pub mod rest;
+pub mod trace_context;
 
 /// Messages, clients and servers generated from `proto/sail/v1`.
 pub mod pb {

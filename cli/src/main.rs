@@ -14,6 +14,7 @@ mod logging;
 mod operator_metrics;
 mod output;
 mod settings;
+mod traces;
 
 /// mimalloc instead of glibc's malloc: allocation was about a tenth of a
 /// cheap request's CPU, and glibc's per-thread arenas let the resident set

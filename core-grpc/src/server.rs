@@ -57,7 +57,11 @@ macro_rules! call_layers {
                     return tracing::Span::none();
                 }
                 let request_id = request.headers().get("request-id").and_then(|v| v.to_str().ok()).unwrap_or("");
-                tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id)
+                let span = tracing::info_span!("grpc", path = %request.uri().path(), request_id = %request_id);
+                // The gateway's (or a gRPC caller's) `traceparent`: the call
+                // joins its trace (docs/operations.md#traces).
+                sail_api::trace_context::adopt_from_headers(&span, request.headers());
+                span
             })
             .on_request(())
             .on_response(move |response: &http::Response<_>, latency: std::time::Duration, _span: &tracing::Span| {

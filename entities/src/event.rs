@@ -12,6 +12,9 @@ pub struct Model {
     /// The event's `data` object, as JSON text.
     pub data: String,
     pub created_at: DateTimeUtc,
+    /// The W3C `traceparent` of the work that recorded the event, when
+    /// traces are exported: its deliveries join that trace.
+    pub trace_parent: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -30,6 +30,9 @@ pub struct Model {
     /// Which rows failed and why, as JSON `[{index, external_transaction_id,
     /// code, message}]`; null when none did.
     pub failures_json: Option<String>,
+    /// The W3C `traceparent` of the request that queued the job, when
+    /// traces are exported: the run joins that trace.
+    pub trace_parent: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -19,6 +19,7 @@ mod m20261126_000013_pending_pushes;
 mod m20261127_000014_user_data_keys;
 mod m20261127_000015_retention;
 mod m20261127_000016_idempotent_reply_owner;
+mod m20261127_000017_trace_parent;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -46,6 +47,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000014_user_data_keys::Migration),
             Box::new(m20261127_000015_retention::Migration),
             Box::new(m20261127_000016_idempotent_reply_owner::Migration),
+            Box::new(m20261127_000017_trace_parent::Migration),
         ]
     }
 }

@@ -75,19 +75,17 @@ impl CallContext {
 
     /// A gRPC request for `message` carrying this context.
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
-        let mut request = tonic::Request::new(message);
-        for (name, value) in &self.headers {
-            request.metadata_mut().insert(MetadataKey::from_static(name), value.clone());
-        }
-        request
+        tonic::Request::from_parts(self.metadata(), tonic::Extensions::default(), message)
     }
 
-    /// The forwarded headers as gRPC metadata.
+    /// The forwarded headers as gRPC metadata, with the trace context of
+    /// the request's span (docs/operations.md#traces).
     pub fn metadata(&self) -> tonic::metadata::MetadataMap {
-        let mut metadata = tonic::metadata::MetadataMap::with_capacity(self.headers.len());
+        let mut metadata = tonic::metadata::MetadataMap::with_capacity(self.headers.len() + 1);
         for (name, value) in &self.headers {
             metadata.insert(MetadataKey::from_static(name), value.clone());
         }
+        sail_api::trace_context::inject_current(&mut metadata);
         metadata
     }
 

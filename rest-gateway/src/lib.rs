@@ -101,7 +101,11 @@ pub fn router(core: Channel, config: &GatewayConfig) -> Router {
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request<_>| {
             let request_id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
-            tracing::info_span!("http", method = %request.method(), path = %request.uri().path(), request_id = %request_id)
+            let span =
+                tracing::info_span!("http", method = %request.method(), path = %request.uri().path(), request_id = %request_id);
+            // A caller's W3C `traceparent` makes this request part of its trace.
+            sail_api::trace_context::adopt_from_headers(&span, request.headers());
+            span
         })
         .on_request(())
         .on_response(|response: &http::Response<_>, latency: Duration, _span: &tracing::Span| {

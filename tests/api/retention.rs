@@ -33,6 +33,7 @@ async fn an_event(app: &TestApp, partner_id: &str, at: DateTime<Utc>) -> String 
         r#type: Set(EventType::UserDeactivated),
         data: Set(format!("{{\"user_id\":\"usr_{id}\"}}")),
         created_at: Set(at),
+        trace_parent: Set(None),
     }
     .insert(&app.db)
     .await
@@ -205,6 +206,7 @@ async fn a_large_backlog_goes_in_bounded_batches_each_its_own_transaction() {
             r#type: Set(EventType::UserDeactivated),
             data: Set("{\"user_id\":\"usr_x\"}".into()),
             created_at: Set(old),
+            trace_parent: Set(None),
         })
         .collect();
     for chunk in rows.chunks(500) {

@@ -16,6 +16,7 @@ use sea_orm::{
     IdenStatic, Iterable, QueryFilter, QueryResult, Set, Statement,
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+use tracing::Instrument;
 
 use crate::background::worker::LeasedWork;
 use crate::domain::{IdKind, new_id, time};
@@ -407,6 +408,11 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
         let result = if outcome.result.delivered() { "delivered" } else { "failed" };
         metrics::counter!("sail_webhook_attempts_total", "outcome" => result).increment(1);
         metrics::histogram!("sail_webhook_attempt_duration_seconds").record(outcome.result.latency.as_secs_f64());
+        if outcome.result.delivered() {
+            // From the event's recording to the receiver's 2xx, retries included.
+            let lag = (now - outcome.event.created_at).num_milliseconds().max(0) as f64 / 1000.0;
+            metrics::histogram!("sail_webhook_delivery_lag_seconds").record(lag);
+        }
     }
 
     // Every delivery's new state in one statement (`UPDATE … FROM (VALUES
@@ -535,7 +541,10 @@ impl Deliveries {
                 else {
                     return;
                 };
-                match attempt(&core, &endpoint, &event).await {
+                // The attempt joins the trace of the work that recorded the event.
+                let span = tracing::info_span!("webhook", delivery = %delivery.id, event = %event.id);
+                sail_api::trace_context::adopt_stored(&span, event.trace_parent.as_deref());
+                match attempt(&core, &endpoint, &event).instrument(span).await {
                     Ok(result) => {
                         let _ =
                             recorder.send(ToRecord::Outcome(Box::new(Outcome { claimed: delivery, event, result })));

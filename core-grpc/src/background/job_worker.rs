@@ -147,7 +147,13 @@ async fn run_batch(core: &Core, claimed: Vec<job::Model>) {
     let (ingest, other): (Vec<job::Model>, Vec<job::Model>) =
         claimed.into_iter().partition(|j| j.kind == JobKind::IngestTransactions);
     if ingest.len() > 1 {
-        match ingest::run_ingest_jobs(&core.db, &core.engine, &ingest).await {
+        // Several pushes stored in one transaction: a span of its own,
+        // linked to the trace of each push (a span has one parent).
+        let span = tracing::info_span!("jobs", kind = %JobKind::IngestTransactions, count = ingest.len());
+        for job in &ingest {
+            sail_api::trace_context::link_stored(&span, job.trace_parent.as_deref());
+        }
+        match ingest::run_ingest_jobs(&core.db, &core.engine, &ingest).instrument(span).await {
             Ok(()) => {
                 for job in &ingest {
                     tracing::info!(id = %job.id, kind = %job.kind, attempt = job.attempts, "job completed");
@@ -175,6 +181,8 @@ async fn run_one(core: &Core, claimed: job::Model) {
     // A span entered with `enter()` must not live across an await (the
     // subscriber's span registry panics); instrument the future instead.
     let span = tracing::info_span!("job", id = %claimed.id, kind = %claimed.kind, attempt = claimed.attempts);
+    // The run joins the trace of the request that queued the job.
+    sail_api::trace_context::adopt_stored(&span, claimed.trace_parent.as_deref());
     run_one_in_span(core, claimed).instrument(span).await
 }
 
@@ -294,6 +302,7 @@ mod tests {
             completed_at: Set(None),
             failed: Set(0),
             failures_json: Set(None),
+            trace_parent: Set(None),
         }
         .insert(&db)
         .await

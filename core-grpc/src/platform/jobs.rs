@@ -60,6 +60,8 @@ pub async fn enqueue(txn: &WriteTxn, new: NewJob<'_>) -> Result<job::Model, Core
         completed_at: Set(None),
         failed: Set(0),
         failures_json: Set(None),
+        // The run joins the trace of the request that queued it.
+        trace_parent: Set(sail_api::trace_context::current()),
     };
     let queued = model.insert(&**txn).await?;
     txn.wake_workers_on_commit();

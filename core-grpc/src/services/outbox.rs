@@ -86,7 +86,9 @@ pub async fn record<D: EventData>(txn: &WriteTxn, partner_id: &str, data: &D) ->
 /// 3,000 statements, each a round trip to the database (docs/benchmarks.md).
 pub async fn record_all(txn: &WriteTxn, new: Vec<NewEvent>) -> Result<Vec<event::Model>, CoreError> {
     // Every column is ours (the time already at the database's precision),
-    // so rows are inserted without reading them back.
+    // so rows are inserted without reading them back. Deliveries join the
+    // trace of the work that recorded the event.
+    let trace_parent = sail_api::trace_context::current();
     let recorded: Vec<event::Model> = new
         .into_iter()
         .map(|new| event::Model {
@@ -95,6 +97,7 @@ pub async fn record_all(txn: &WriteTxn, new: Vec<NewEvent>) -> Result<Vec<event:
             r#type: new.kind,
             data: new.data.to_string(),
             created_at: time::now(),
+            trace_parent: trace_parent.clone(),
         })
         .collect();
     for rows in recorded.chunks(ROWS_PER_INSERT) {
