@@ -19,20 +19,20 @@ use crate::database::{self, IfMissing};
 use crate::logging::init_tracing;
 use crate::output::{self, outln};
 use crate::settings::{
-    AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogFormat,
-    OperatorDatabaseArgs, PartnersCommand, RetentionCommand, WebhooksCommand,
+    ActorArgs, AuditCommand, Cli, Command, CoreArgs, DatabaseArgs, DevCommand, GatewayArgs, KeysCommand, LogArgs,
+    LogFormat, OperatorDatabaseArgs, PartnersCommand, RetentionCommand, WebhooksCommand,
 };
 
 pub async fn dispatch(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Serve { database, core, gateway, log, drain } => {
-            let _log = init_tracing(log.log_format);
+            let Some(_log) = server_logging(&log, "sail") else { return ExitCode::from(2) };
             // The embedded quickstart: sandbox providers unless turned off.
             let sandbox = core.sandbox.unwrap_or(true);
             serve(Some((&database, &core, sandbox)), Some(&gateway), None, drain.drain_s, log.metrics_addr).await
         }
         Command::Core { database, core, log, drain } => {
-            let _log = init_tracing(log.log_format);
+            let Some(_log) = server_logging(&log, "sail-core") else { return ExitCode::from(2) };
             if core.encryption.encryption_key.is_none() {
                 eprintln!(
                     "sail core needs an explicit encryption key: set SAIL_ENCRYPTION_KEY (or --encryption-key); \
@@ -46,7 +46,7 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             serve(Some((&database, &core, sandbox)), None, None, drain.drain_s, log.metrics_addr).await
         }
         Command::Gateway { core_url, gateway, log, drain } => {
-            let _log = init_tracing(log.log_format);
+            let Some(_log) = server_logging(&log, "sail-gateway") else { return ExitCode::from(2) };
             serve(None, Some(&gateway), Some(core_url), drain.drain_s, log.metrics_addr).await
         }
         Command::Backup { to, database } => {
@@ -88,9 +88,9 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             let _log = init_tracing(LogFormat::Text);
             retention(command).await
         }
-        Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, database }) => {
+        Command::Dev(DevCommand::Bootstrap { name, http_addr, grpc_addr, json, actor, database }) => {
             let _log = init_tracing(LogFormat::Text);
-            bootstrap(&name, (http_addr, grpc_addr), json, &database).await
+            bootstrap(&name, (http_addr, grpc_addr), json, &actor, &database).await
         }
         Command::Openapi => {
             output::write(sail_api::OPENAPI_JSON.as_bytes());
@@ -133,6 +133,18 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+/// A server's logging and trace export, or `None` after saying why the
+/// trace settings cannot be used.
+fn server_logging(log: &LogArgs, service: &'static str) -> Option<crate::logging::Logging> {
+    match crate::logging::init_with_traces(log.log_format, log.trace_export(service)) {
+        Ok(logging) => Some(logging),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            None
+        }
     }
 }
 
@@ -369,9 +381,10 @@ impl Banner {
 
 async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
     match command {
-        PartnersCommand::Create { name, json, database } => {
+        PartnersCommand::Create { name, json, actor, database } => {
+            let by = actor.operator()?;
             let db = operator_db(&database).await?;
-            let partner = admin::create_partner(&db, &name).await?;
+            let partner = admin::create_partner(&db, &by, &name).await?;
             if json {
                 outln!("{}", json!({"id": partner.id, "name": partner.name}));
             } else {
@@ -391,12 +404,13 @@ async fn partners(command: PartnersCommand) -> anyhow::Result<()> {
                 }
             }
         }
-        PartnersCommand::Update { partner, embed_origins, clear_embed_origins, json, database } => {
+        PartnersCommand::Update { partner, embed_origins, clear_embed_origins, json, actor, database } => {
             if embed_origins.is_empty() && !clear_embed_origins {
                 anyhow::bail!("nothing to change: give --embed-origin ORIGIN or --clear-embed-origins");
             }
+            let by = actor.operator()?;
             let db = operator_db(&database).await?;
-            let updated = admin::update_embed_origins(&db, &partner, clear_embed_origins, &embed_origins).await?;
+            let updated = admin::update_embed_origins(&db, &by, &partner, clear_embed_origins, &embed_origins).await?;
             if json {
                 outln!("{}", partner_json(&updated));
             } else {
@@ -427,12 +441,14 @@ async fn bootstrap(
     name: &str,
     (http_addr, grpc_addr): (SocketAddr, SocketAddr),
     json: bool,
+    actor: &ActorArgs,
     database: &OperatorDatabaseArgs,
 ) -> anyhow::Result<()> {
+    let by = actor.operator()?;
     let db = operator_db(database).await?;
-    let partner = admin::create_partner(&db, name).await?;
-    let data = admin::create_key(&db, &partner.id, DATA_SCOPES, Some("dev bootstrap: data")).await?;
-    let tokens = admin::create_key(&db, &partner.id, "token_admin", Some("dev bootstrap: token_admin")).await?;
+    let partner = admin::create_partner(&db, &by, name).await?;
+    let data = admin::create_key(&db, &by, &partner.id, DATA_SCOPES, Some("dev bootstrap: data")).await?;
+    let tokens = admin::create_key(&db, &by, &partner.id, "token_admin", Some("dev bootstrap: token_admin")).await?;
     let url = format!("http://{}/api/v1", connectable(http_addr));
     let grpc = connectable(grpc_addr).to_string();
     if json {
@@ -457,9 +473,10 @@ async fn bootstrap(
 
 async fn keys(command: KeysCommand) -> anyhow::Result<()> {
     match command {
-        KeysCommand::Create { partner, scopes, name, json, database } => {
+        KeysCommand::Create { partner, scopes, name, json, actor, database } => {
+            let by = actor.operator()?;
             let db = operator_db(&database).await?;
-            let issued = admin::create_key(&db, &partner, &scopes, name.as_deref()).await?;
+            let issued = admin::create_key(&db, &by, &partner, &scopes, name.as_deref()).await?;
             if json {
                 outln!("{}", serde_json::to_string(&issued)?);
             } else {
@@ -507,12 +524,13 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
         KeysCommand::GenerateEncryptionKey => {
             outln!("{}", core_grpc::platform::crypto::Keyring::generate_key());
         }
-        KeysCommand::RotateEncryption { new_key, batch, json, database, encryption } => {
-            rotate_encryption(new_key, batch, json, &database, encryption).await?;
+        KeysCommand::RotateEncryption { new_key, batch, json, actor, database, encryption } => {
+            rotate_encryption(new_key, batch, json, &actor, &database, encryption).await?;
         }
-        KeysCommand::Revoke { key_id, json, database } => {
+        KeysCommand::Revoke { key_id, json, actor, database } => {
+            let by = actor.operator()?;
             let db = operator_db(&database).await?;
-            let key = admin::revoke_key(&db, &key_id).await?;
+            let key = admin::revoke_key(&db, &by, &key_id).await?;
             let revoked_at = key.revoked_at.as_ref().map(core_grpc::domain::time::rfc3339);
             if json {
                 outln!("{}", json!({"id": key.id, "revoked_at": revoked_at}));
@@ -529,9 +547,11 @@ async fn rotate_encryption(
     new_key: bool,
     batch: u64,
     json: bool,
+    actor: &ActorArgs,
     database: &OperatorDatabaseArgs,
     mut encryption: crate::encryption::EncryptionArgs,
 ) -> anyhow::Result<()> {
+    let by = actor.operator()?;
     let db = operator_db(database).await?;
     let target = database::Target::parse(&database.database.database_url)?;
     if new_key {
@@ -581,6 +601,7 @@ async fn rotate_encryption(
         bar
     };
     let summary = core_grpc::platform::rotation::rotate(&db, key_store, &keyring, batch, |done| bar.inc(done)).await?;
+    admin::record_rotation(&db, &by, &summary).await?;
     bar.finish_and_clear();
     if json {
         outln!("{}", serde_json::to_string(&summary)?);
@@ -649,7 +670,12 @@ fn describe_period(seconds: u64) -> String {
 }
 
 async fn audit(command: AuditCommand) -> anyhow::Result<()> {
-    let AuditCommand::List { partner, user, limit, json, database } = command;
+    let (partner, user, limit, json, database) = match command {
+        AuditCommand::List { partner, user, limit, json, database } => (partner, user, limit, json, database),
+        AuditCommand::Operator { partner, actor, limit, json, database } => {
+            return operator_audit(partner.as_deref(), actor.as_deref(), limit, json, &database).await;
+        }
+    };
     let db = operator_db(&database).await?;
     let reads = core_grpc::services::audit::list_reads(&db, partner.as_deref(), user.as_deref(), limit).await?;
     if json {
@@ -677,6 +703,44 @@ async fn audit(command: AuditCommand) -> anyhow::Result<()> {
                 r.endpoint,
                 r.account_id.as_deref().map(|a| format!(" ({a})")).unwrap_or_default(),
                 r.request_id.as_deref().unwrap_or("-"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `sail audit operator`: who changed what, newest first.
+async fn operator_audit(
+    partner: Option<&str>,
+    actor: Option<&str>,
+    limit: u64,
+    json: bool,
+    database: &OperatorDatabaseArgs,
+) -> anyhow::Result<()> {
+    let db = operator_db(database).await?;
+    let actions = core_grpc::services::operator_audit::list(&db, partner, actor, limit).await?;
+    if json {
+        let rows: Vec<_> = actions
+            .iter()
+            .map(|a| {
+                let detail = a.detail.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+                json!({
+                    "id": a.id, "created_at": time::rfc3339(&a.created_at), "actor": a.actor,
+                    "action": a.action.as_str(), "partner_id": a.partner_id, "subject": a.subject, "detail": detail,
+                })
+            })
+            .collect();
+        outln!("{}", serde_json::Value::Array(rows));
+    } else {
+        for a in &actions {
+            outln!(
+                "{}\t{}\t{}\t{}\t{}\t{}",
+                time::rfc3339(&a.created_at),
+                a.actor,
+                a.action,
+                a.partner_id.as_deref().unwrap_or("-"),
+                a.subject.as_deref().unwrap_or("-"),
+                a.detail.as_deref().unwrap_or("-"),
             );
         }
     }

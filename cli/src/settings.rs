@@ -49,6 +49,35 @@ pub struct OperatorDatabaseArgs {
     pub create: bool,
 }
 
+/// Who runs an operator command that changes something, as the operator
+/// audit trail records it (docs/operations.md#operator-audit).
+#[derive(Debug, Clone, Args)]
+pub struct ActorArgs {
+    /// Who is running this command, for `sail audit operator`. Default:
+    /// the OS user and host (`$USER@hostname`).
+    #[arg(long, env = "SAIL_ACTOR")]
+    pub actor: Option<String>,
+}
+
+impl ActorArgs {
+    /// The operator as recorded: the name given, or the OS user and host.
+    pub fn operator(&self) -> Result<core_grpc::services::operator_audit::Operator, core_grpc::CoreError> {
+        let name = match &self.actor {
+            Some(name) => name.clone(),
+            None => {
+                let user =
+                    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "unknown".into());
+                let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+                match host.trim() {
+                    "" => user,
+                    host => format!("{user}@{host}"),
+                }
+            }
+        };
+        core_grpc::services::operator_audit::Operator::parse(&name)
+    }
+}
+
 /// How a server stops.
 #[derive(Debug, Clone, Args)]
 pub struct DrainArgs {
@@ -71,6 +100,19 @@ pub struct LogArgs {
     /// metrics listener. Port 0 binds a free port.
     #[arg(long, env = "SAIL_METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
+    /// An OpenTelemetry collector's OTLP/gRPC address (e.g.
+    /// http://127.0.0.1:4317): spans of requests, calls, jobs and webhook
+    /// attempts are exported there, and W3C `traceparent` is read from
+    /// callers and carried on (docs/operations.md#traces). Unset: no traces.
+    #[arg(long, env = "SAIL_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
+}
+
+impl LogArgs {
+    /// Where this server's traces go, as `service`.
+    pub fn trace_export(&self, service: &'static str) -> Option<crate::traces::TraceExport<'_>> {
+        self.otlp_endpoint.as_deref().map(|endpoint| crate::traces::TraceExport { endpoint, service })
+    }
 }
 
 /// Settings of the gRPC core.
@@ -368,6 +410,8 @@ pub enum PartnersCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
+        actor: ActorArgs,
+        #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
     /// Lists every partner account, with the origins allowed to embed its
@@ -397,6 +441,8 @@ pub enum PartnersCommand {
         /// Print the partner as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        actor: ActorArgs,
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
@@ -433,6 +479,8 @@ pub enum KeysCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
+        actor: ActorArgs,
+        #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
     /// Lists a partner's keys (never their secrets).
@@ -467,6 +515,8 @@ pub enum KeysCommand {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
+        actor: ActorArgs,
+        #[command(flatten)]
         database: OperatorDatabaseArgs,
         #[command(flatten)]
         encryption: EncryptionArgs,
@@ -478,6 +528,8 @@ pub enum KeysCommand {
         /// Print `{"id", "revoked_at"}`.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        actor: ActorArgs,
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },
@@ -494,6 +546,25 @@ pub enum AuditCommand {
         /// Only reads of this user (usr_…).
         #[arg(long)]
         user: Option<String>,
+        /// At most this many rows.
+        #[arg(long, default_value_t = 100)]
+        limit: u64,
+        /// Print a JSON array instead of lines.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        database: OperatorDatabaseArgs,
+    },
+    /// Lists what operators changed through this binary, newest first:
+    /// partners created and updated, keys issued and revoked, encryption
+    /// rotations, each with who ran it (docs/operations.md#operator-audit).
+    Operator {
+        /// Only actions on this partner (ptn_…).
+        #[arg(long)]
+        partner: Option<String>,
+        /// Only actions by this actor.
+        #[arg(long)]
+        actor: Option<String>,
         /// At most this many rows.
         #[arg(long, default_value_t = 100)]
         limit: u64,
@@ -549,6 +620,8 @@ pub enum DevCommand {
         /// Print a JSON object instead of export lines.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        actor: ActorArgs,
         #[command(flatten)]
         database: OperatorDatabaseArgs,
     },

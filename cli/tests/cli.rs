@@ -95,19 +95,33 @@ fn http_get(addr: &str, path: &str, key: Option<&str>) -> (u16, String) {
 
 /// A JSON request over plain HTTP/1.1; returns the status and the JSON body.
 fn http_json(addr: &str, method: &str, path: &str, key: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let (status, _, body) = http_request(addr, method, path, key, &[], body);
+    (status, body)
+}
+
+/// [`http_json`] with more request headers; also returns the response's head.
+fn http_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    key: &str,
+    headers: &[(&str, &str)],
+    body: &serde_json::Value,
+) -> (u16, String, serde_json::Value) {
     let mut stream = TcpStream::connect(addr).unwrap();
     let text = body.to_string();
+    let extra: String = headers.iter().map(|(name, value)| format!("{name}: {value}\r\n")).collect();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
         text.len()
     )
     .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     let status = response.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (status, head.to_string(), serde_json::from_str(body).unwrap_or(serde_json::Value::Null))
 }
 
 fn terminate(child: &mut Child) -> std::process::ExitStatus {
@@ -1040,4 +1054,310 @@ fn metrics_are_on_the_operator_listener_only_move_with_calls_and_name_no_id() {
     let (_, second) = scrape();
     assert_eq!(value(&second, "sail_http_requests_total", &created), 2.0);
     assert!(terminate(&mut child).success());
+}
+
+/// A span as the test's OTLP receiver got it.
+#[derive(Debug, Clone)]
+struct ReceivedSpan {
+    service: String,
+    name: String,
+    trace_id: Vec<u8>,
+    span_id: Vec<u8>,
+    parent_span_id: Vec<u8>,
+    attributes: Vec<(String, String)>,
+}
+
+/// An OpenTelemetry collector's trace service, in the test process: what
+/// a `sail` process exports over OTLP/gRPC lands here.
+#[derive(Clone, Default)]
+struct Collector(std::sync::Arc<std::sync::Mutex<Vec<ReceivedSpan>>>);
+
+#[tonic::async_trait]
+impl opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::TraceService for Collector {
+    async fn export(
+        &self,
+        request: tonic::Request<opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest>,
+    ) -> Result<
+        tonic::Response<opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceResponse>,
+        tonic::Status,
+    > {
+        use opentelemetry_proto::tonic::common::v1::any_value::Value;
+        let text = |value: &Option<opentelemetry_proto::tonic::common::v1::AnyValue>| match value
+            .as_ref()
+            .and_then(|v| v.value.as_ref())
+        {
+            Some(Value::StringValue(s)) => s.clone(),
+            Some(Value::IntValue(n)) => n.to_string(),
+            Some(other) => format!("{other:?}"),
+            None => String::new(),
+        };
+        let mut received = self.0.lock().unwrap();
+        for resource_spans in request.into_inner().resource_spans {
+            let service = resource_spans
+                .resource
+                .iter()
+                .flat_map(|r| &r.attributes)
+                .find(|a| a.key == "service.name")
+                .map(|a| text(&a.value))
+                .unwrap_or_default();
+            for span in resource_spans.scope_spans.into_iter().flat_map(|s| s.spans) {
+                received.push(ReceivedSpan {
+                    service: service.clone(),
+                    name: span.name,
+                    trace_id: span.trace_id,
+                    span_id: span.span_id,
+                    parent_span_id: span.parent_span_id,
+                    attributes: span.attributes.iter().map(|a| (a.key.clone(), text(&a.value))).collect(),
+                });
+            }
+        }
+        Ok(tonic::Response::new(Default::default()))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn one_trace_follows_a_push_from_the_gateway_through_the_core_and_its_job_to_the_webhook() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    // The collector, and a webhook receiver that keeps what it is sent.
+    let collector = Collector::default();
+    let otlp = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let service = opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::TraceServiceServer::new(
+            collector.clone(),
+        );
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(service)
+                .serve_with_incoming(tonic::transport::server::TcpIncoming::from(listener)),
+        );
+        addr
+    });
+    let hooks: std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>> = Default::default();
+    let receiver = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let kept = hooks.clone();
+        let app = axum::Router::new().route(
+            "/hook",
+            axum::routing::post(move |body: String| async move {
+                kept.lock().unwrap().push(serde_json::from_str(&body).unwrap());
+                "ok"
+            }),
+        );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        addr
+    });
+
+    // A core and a gateway as separate processes, each exporting its spans.
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let key = dir.json(&[
+        "keys",
+        "create",
+        "--partner",
+        partner["id"].as_str().unwrap(),
+        "--scopes",
+        "connections,ingest,expenses",
+        "--json",
+    ]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let endpoint = format!("http://{otlp}");
+    let traced = |command: &mut Command| {
+        command.env("SAIL_OTLP_ENDPOINT", &endpoint).env("OTEL_BSP_SCHEDULE_DELAY", "100");
+    };
+    let mut core = dir.sail();
+    core.args(["core", "--grpc-addr", "127.0.0.1:0", "--database-url", "sqlite://sail.db?mode=rwc"]);
+    core.env("SAIL_ENCRYPTION_KEY", generate_key(&dir)).env("SAIL_WEBHOOK_ALLOW_PRIVATE", "true");
+    traced(&mut core);
+    let (mut core, grpc) = start(core, &["grpc"]);
+    let mut gateway = dir.sail();
+    gateway.args(["gateway", "--http-addr", "127.0.0.1:0", "--core-url", &format!("http://{}", grpc[0])]);
+    traced(&mut gateway);
+    let (mut gateway, http) = start(gateway, &["http"]);
+    let http = &http[0];
+
+    let hook = serde_json::json!({"url": format!("http://localhost:{}/hook", receiver.port()),
+                                  "events": ["transactions.ingested"]});
+    let (status, body) = http_json(http, "POST", "/api/v1/webhook-endpoints", &key, &hook);
+    assert_eq!(status, 201, "{body}");
+    let (status, user) = http_json(http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "t1"}));
+    assert_eq!(status, 201, "{user}");
+    let user = user["id"].as_str().unwrap();
+    let external = serde_json::json!({"type": "external", "provider_label": "Bank"});
+    let (status, connection) = http_json(http, "POST", &format!("/api/v1/users/{user}/connections"), &key, &external);
+    assert_eq!(status, 201, "{connection}");
+    let push_path = format!("/api/v1/users/{user}/connections/{}/transactions", connection["id"].as_str().unwrap());
+
+    // The partner's own trace: its push carries a W3C traceparent.
+    let (trace_id, caller_span) = ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7");
+    let traceparent = format!("00-{trace_id}-{caller_span}-01");
+    let batch = serde_json::json!({"transactions": [{"external_transaction_id": "t-1", "date": "2026-11-01",
+                                   "amount": 12.5, "description": "CVS PHARMACY", "mcc": "5912"}]});
+    let (status, head, reply) =
+        http_request(http, "POST", &push_path, &key, &[("traceparent", traceparent.as_str())], &batch);
+    assert_eq!(status, 202, "{reply}");
+    let request_id = head
+        .lines()
+        .find_map(|line| line.strip_prefix("request-id: ").or_else(|| line.strip_prefix("Request-Id: ")))
+        .unwrap()
+        .trim()
+        .to_string();
+
+    // The webhook the push causes arrives …
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while hooks.lock().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "no webhook delivered");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(hooks.lock().unwrap()[0]["type"], "transactions.ingested");
+
+    // … and every hop's span reaches the collector in the caller's trace.
+    let find = |name: &str| {
+        collector.0.lock().unwrap().iter().find(|span| hex(&span.trace_id) == trace_id && span.name == name).cloned()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ["http", "grpc", "job", "webhook"].iter().any(|name| find(name).is_none()) {
+        assert!(
+            Instant::now() < deadline,
+            "spans of trace {trace_id} missing; received: {:#?}",
+            collector.0.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (http_span, grpc_span, job_span, webhook_span) =
+        (find("http").unwrap(), find("grpc").unwrap(), find("job").unwrap(), find("webhook").unwrap());
+    assert_eq!(http_span.service, "sail-gateway");
+    for span in [&grpc_span, &job_span, &webhook_span] {
+        assert_eq!(span.service, "sail-core", "{span:?}");
+    }
+    // One chain: the caller's span, the gateway's request, the core's
+    // call, the ingestion job it queued, the webhook attempt the job's
+    // event caused.
+    assert_eq!(hex(&http_span.parent_span_id), caller_span);
+    assert_eq!(grpc_span.parent_span_id, http_span.span_id);
+    assert_eq!(job_span.parent_span_id, grpc_span.span_id);
+    assert_eq!(webhook_span.parent_span_id, job_span.span_id);
+    // The request id is an attribute of the request's spans.
+    for span in [&http_span, &grpc_span] {
+        assert!(span.attributes.contains(&("request_id".to_string(), request_id.clone())), "{span:?}");
+    }
+    assert!(job_span.attributes.iter().any(|(k, v)| k == "kind" && v == "ingest_transactions"), "{job_span:?}");
+
+    assert!(terminate(&mut gateway).success());
+    assert!(terminate(&mut core).success());
+    // A request without a traceparent starts a trace of its own: nothing
+    // else above was in the caller's trace by accident.
+    let in_trace = collector.0.lock().unwrap().iter().filter(|span| hex(&span.trace_id) == trace_id).count();
+    assert_eq!(in_trace, 4, "{:#?}", collector.0.lock().unwrap());
+}
+
+#[test]
+fn operator_changes_are_recorded_with_who_made_them_and_listed_newest_first() {
+    let dir = Workdir::new();
+    let as_actor = |actor: &str, args: &[&str]| {
+        let output = dir.sail().args(args).env("SAIL_ACTOR", actor).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap_or_default()
+    };
+    let partner = as_actor("alice", &["partners", "create", "--name", "Acme", "--json"]);
+    let partner = partner["id"].as_str().unwrap().to_string();
+    let key = as_actor("alice", &["keys", "create", "--partner", &partner, "--scopes", "expenses", "--json"]);
+    let (key_id, secret) = (key["id"].as_str().unwrap().to_string(), key["key"].as_str().unwrap().to_string());
+    // `--actor` names who runs it as well; without either, the OS user.
+    let revoke = dir.run(&["keys", "revoke", &key_id, "--actor", "bob"]);
+    assert!(revoke.status.success(), "{}", String::from_utf8_lossy(&revoke.stderr));
+    let again = dir.run(&["keys", "revoke", &key_id, "--actor", "bob"]);
+    assert!(again.status.success());
+    let update = dir
+        .sail()
+        .args(["partners", "update", &partner, "--embed-origin", "https://app.example.com"])
+        .env("USER", "carol")
+        .env_remove("SAIL_ACTOR")
+        .output()
+        .unwrap();
+    assert!(update.status.success(), "{}", String::from_utf8_lossy(&update.stderr));
+    let rotate = dir
+        .sail()
+        .args(["keys", "rotate-encryption", "--json", "--actor", "dave"])
+        .env("SAIL_ENCRYPTION_KEY", generate_key(&dir))
+        .output()
+        .unwrap();
+    assert!(rotate.status.success(), "{}", String::from_utf8_lossy(&rotate.stderr));
+    // A name that cannot be recorded is refused before anything changes.
+    let refused = dir.run(&["partners", "create", "--name", "Other", "--actor", " "]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+
+    let trail = dir.json(&["audit", "operator", "--json"]);
+    let rows = trail.as_array().unwrap();
+    let summary: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["action"].as_str().unwrap(), r["actor"].as_str().unwrap())).collect();
+    assert_eq!(summary[0], ("encryption.rotated", "dave"));
+    assert_eq!(summary[1].0, "partner.updated");
+    assert!(summary[1].1.starts_with("carol"), "{summary:?}");
+    assert_eq!(
+        summary[2..],
+        [("key.revoked", "bob"), ("key.created", "alice"), ("partner.created", "alice")],
+        "one revocation recorded, newest first; nothing for the refused create"
+    );
+    assert_eq!(rows[2]["subject"], key_id);
+    assert_eq!(rows[3]["detail"]["scopes"], serde_json::json!(["expenses"]));
+    assert_eq!(rows[1]["detail"]["embed_origins"], serde_json::json!(["https://app.example.com"]));
+    assert!(rows[0]["detail"]["rows_resealed"].is_object(), "{}", rows[0]);
+    assert!(!trail.to_string().contains(&secret), "no key secret in the trail");
+    // Filters.
+    let bobs = dir.json(&["audit", "operator", "--json", "--actor", "bob"]);
+    assert_eq!(bobs.as_array().unwrap().len(), 1);
+    let acme = dir.json(&["audit", "operator", "--json", "--partner", &partner]);
+    assert_eq!(acme.as_array().unwrap().len(), 4);
+    let lines = dir.run(&["audit", "operator", "--limit", "2"]);
+    assert_eq!(String::from_utf8_lossy(&lines.stdout).lines().count(), 2);
+}
+
+#[test]
+fn a_gateway_is_ready_only_once_its_core_has_opened_the_database_with_the_right_key() {
+    let dir = Workdir::new();
+    let (right, wrong) = (generate_key(&dir), generate_key(&dir));
+    let core_on = |key: &str, port: u16| {
+        let mut core = dir.sail();
+        core.args(["core", "--grpc-addr", &format!("127.0.0.1:{port}"), "--database-url", "sqlite://sail.db?mode=rwc"]);
+        core.env("SAIL_ENCRYPTION_KEY", key);
+        core
+    };
+    // The database is sealed under `right` by its first core.
+    let (mut first, grpc) = start(core_on(&right, 0), &["grpc"]);
+    let port: u16 = grpc[0].rsplit(':').next().unwrap().parse().unwrap();
+    assert!(terminate(&mut first).success());
+
+    let mut gateway = dir.sail();
+    gateway.args(["gateway", "--http-addr", "127.0.0.1:0", "--core-url", &format!("http://127.0.0.1:{port}")]);
+    let (mut gateway, http) = start(gateway, &["http"]);
+    // A core with the wrong key refuses to start: the gateway is not ready.
+    let refused = core_on(&wrong, port).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("SAIL_ENCRYPTION_KEY"), "{refused:?}");
+    let (status, response) = http_get(&http[0], "/readyz", None);
+    assert_eq!(status, 503, "{response}");
+    let body = |response: &str| -> serde_json::Value {
+        serde_json::from_str(response.split("\r\n\r\n").nth(1).unwrap_or("")).unwrap_or_default()
+    };
+    assert_eq!(body(&response), serde_json::json!({"status": "unavailable", "core": "unreachable"}));
+    // With the right key it serves, and the gateway is ready.
+    let (mut core, _) = start(core_on(&right, port), &["grpc"]);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (status, response) = http_get(&http[0], "/readyz", None);
+        if status == 200 {
+            assert_eq!(body(&response), serde_json::json!({"status": "ready", "database": "ok"}));
+            break;
+        }
+        assert!(Instant::now() < deadline, "never ready: {response}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(terminate(&mut gateway).success());
+    assert!(terminate(&mut core).success());
 }

@@ -224,3 +224,19 @@ mod tests {
         assert!(missing.is_empty(), "event types missing from docs/webhooks.md's table: {missing:?}");
     }
 }
+
+string_enum! {
+    /// What an operator did through the `sail` binary (docs/operations.md#operator-audit).
+    OperatorActionKind {
+        /// A partner account was created.
+        PartnerCreated = "partner.created",
+        /// A partner's embed origins were changed.
+        PartnerUpdated = "partner.updated",
+        /// An API key was issued.
+        KeyCreated = "key.created",
+        /// An API key was revoked.
+        KeyRevoked = "key.revoked",
+        /// Every sealed value was re-sealed under the current encryption key.
+        EncryptionRotated = "encryption.rotated",
+    }
+}

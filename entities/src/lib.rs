@@ -15,6 +15,7 @@ pub mod identity_record;
 pub mod job;
 pub mod maintenance_run;
 pub mod merchant;
+pub mod operator_action;
 pub mod partner;
 pub mod pending_push;
 pub mod pii_read;

@@ -20,6 +20,7 @@ mod m20261127_000014_user_data_keys;
 mod m20261127_000015_retention;
 mod m20261127_000016_idempotent_reply_owner;
 mod m20261127_000017_trace_parent;
+mod m20261127_000018_operator_actions;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -48,6 +49,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000015_retention::Migration),
             Box::new(m20261127_000016_idempotent_reply_owner::Migration),
             Box::new(m20261127_000017_trace_parent::Migration),
+            Box::new(m20261127_000018_operator_actions::Migration),
         ]
     }
 }

@@ -117,6 +117,52 @@ impl TestDb {
         }
     }
 
+    /// Takes the database away from everything connected to it, as a
+    /// failed or fenced database server does: on PostgreSQL, new
+    /// connections are refused and every open one is terminated (undone by
+    /// [`TestDb::reconnectable`]); on SQLite, which has no server to lose,
+    /// `pools` (the cores') are closed for good.
+    #[allow(dead_code)]
+    pub async fn cut_off(&self, pools: &[&DatabaseConnection]) {
+        match &self.admin_url {
+            Some(admin_url) => {
+                let admin = Database::connect(admin_url).await.expect("connect to the PostgreSQL test server");
+                let name = &self.name;
+                admin
+                    .execute_unprepared(&format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"))
+                    .await
+                    .expect("refuse connections");
+                admin
+                    .execute_unprepared(&format!(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+                    ))
+                    .await
+                    .expect("terminate connections");
+                admin.close().await.ok();
+            }
+            None => {
+                for pool in pools {
+                    pool.close_by_ref().await.expect("close the pool");
+                }
+            }
+        }
+    }
+
+    /// After [`TestDb::cut_off`] on PostgreSQL: the database takes
+    /// connections again. `false` on SQLite, whose closed pool stays closed.
+    #[allow(dead_code)]
+    pub async fn reconnectable(&self) -> bool {
+        let Some(admin_url) = &self.admin_url else { return false };
+        let admin = Database::connect(admin_url).await.expect("connect to the PostgreSQL test server");
+        let name = &self.name;
+        admin
+            .execute_unprepared(&format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"))
+            .await
+            .expect("allow connections");
+        admin.close().await.ok();
+        true
+    }
+
     /// Which engine the test runs on (the benches report it).
     #[allow(dead_code)]
     pub fn is_postgres(&self) -> bool {
@@ -165,6 +211,8 @@ pub struct CoreProcess {
     pub addr: std::net::SocketAddr,
     /// The core's readiness, to begin a stop's drain.
     pub readiness: core_grpc::state::Readiness,
+    /// The core's own database pool.
+    pub db: DatabaseConnection,
 }
 
 impl CoreProcess {
@@ -195,13 +243,14 @@ impl CoreProcess {
             let addr = listener.local_addr().unwrap();
             let (stop, mut stop_rx) = watch::channel(false);
             let readiness = core.readiness.clone();
+            let db = core.db.clone();
             runtime.spawn(async move {
                 let shutdown = async move {
                     let _ = stop_rx.wait_for(|s| *s).await;
                 };
                 core_grpc::run(listener, core, shutdown).await.expect("core runs");
             });
-            CoreProcess { runtime: Some(runtime), stop, addr, readiness }
+            CoreProcess { runtime: Some(runtime), stop, addr, readiness, db }
         })
         .join()
         .unwrap()
@@ -254,6 +303,8 @@ pub struct TestApp {
     pub key_store_db: TestDb,
     /// The readiness of the core the gateway calls in process, when it does.
     in_process_readiness: Option<core_grpc::state::Readiness>,
+    /// That core's database pool.
+    in_process_db: Option<DatabaseConnection>,
     /// Declared last, so dropped last: armed until the app and its
     /// database are gone.
     _watchdog: HangWatchdog,
@@ -375,6 +426,7 @@ impl TestApp {
 
         let (stop, mut stop_rx) = watch::channel(false);
         let mut in_process_readiness = None;
+        let mut in_process_db = None;
         let channel = if gateway_in_process() {
             // The gateway calls a core in its own process (as `sail serve`
             // does), an API-only one over the same database; the core process
@@ -383,6 +435,7 @@ impl TestApp {
             let api_only = CoreConfig { workers: 0, ..core_config.clone() };
             let in_process = Core::connect(db, api_only).await.expect("in-process core");
             in_process_readiness = Some(in_process.readiness.clone());
+            in_process_db = Some(in_process.db.clone());
             core_grpc::server::in_process(&in_process)
         } else {
             rest_gateway::core_channel(&format!("http://{grpc_addr}")).unwrap()
@@ -408,6 +461,7 @@ impl TestApp {
             test_db,
             key_store_db,
             in_process_readiness,
+            in_process_db,
             _watchdog: watchdog,
         }
     }
@@ -421,6 +475,13 @@ impl TestApp {
         if let Some(readiness) = &self.in_process_readiness {
             readiness.begin_drain();
         }
+    }
+
+    /// Takes the database away from the running cores (see [`TestDb::cut_off`]).
+    pub async fn lose_database(&self) {
+        let pools: Vec<&DatabaseConnection> =
+            self.core.iter().map(|core| &core.db).chain(self.in_process_db.as_ref()).collect();
+        self.test_db.cut_off(&pools).await;
     }
 
     /// Kills the core behind the gateway at once, like `kill -9`.
@@ -446,8 +507,8 @@ impl TestApp {
 
     /// A new partner and a key for it with `scopes` (comma-separated).
     pub async fn partner_key(&self, scopes: &str) -> (String, String) {
-        let partner = admin::create_partner(&self.db, "Test Partner").await.unwrap();
-        let key = admin::create_key(&self.db, &partner.id, scopes, None).await.unwrap();
+        let partner = admin::create_partner(&self.db, &test_operator(), "Test Partner").await.unwrap();
+        let key = admin::create_key(&self.db, &test_operator(), &partner.id, scopes, None).await.unwrap();
         (partner.id, key.key)
     }
 
@@ -456,12 +517,12 @@ impl TestApp {
     pub async fn embed_origins(&self, partner_id: &str, origins: &[&str]) {
         let parsed: Vec<_> =
             origins.iter().map(|o| core_grpc::domain::EmbedOrigin::parse(o).expect("a valid origin")).collect();
-        admin::update_embed_origins(&self.db, partner_id, true, &parsed).await.unwrap();
+        admin::update_embed_origins(&self.db, &test_operator(), partner_id, true, &parsed).await.unwrap();
     }
 
     /// Another key for an existing partner.
     pub async fn key_for(&self, partner_id: &str, scopes: &str) -> String {
-        admin::create_key(&self.db, partner_id, scopes, None).await.unwrap().key
+        admin::create_key(&self.db, &test_operator(), partner_id, scopes, None).await.unwrap().key
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -593,4 +654,9 @@ where
         assert!(std::time::Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// The operator the test harness acts as, in the operator audit trail.
+fn test_operator() -> core_grpc::services::operator_audit::Operator {
+    core_grpc::services::operator_audit::Operator::parse("sail-tests").unwrap()
 }

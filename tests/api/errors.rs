@@ -36,7 +36,13 @@ async fn api_keys_missing_malformed_unknown_or_revoked_are_401() {
     assert_eq!(list_users_code(&second_addr, &doomed, None).await, tonic::Code::Ok);
 
     // Revoked in the database, as `sail keys revoke` does from its own process.
-    core_grpc::services::admin::revoke_key(&app.db, &doomed_id).await.unwrap();
+    core_grpc::services::admin::revoke_key(
+        &app.db,
+        &core_grpc::services::operator_audit::Operator::parse("sail-tests").unwrap(),
+        &doomed_id,
+    )
+    .await
+    .unwrap();
     let revoked_at = std::time::Instant::now();
     let refused = eventually("both cores to refuse the revoked key", Duration::from_secs(3), || async {
         let rest = app.get(&doomed, "/users").await;

@@ -29,6 +29,8 @@ pub enum IdKind {
     HostedSession,
     /// A webhook delivery attempt (internal).
     Attempt,
+    /// An operator's action in the operator audit trail (internal).
+    OperatorAction,
 }
 
 impl IdKind {
@@ -53,6 +55,7 @@ impl IdKind {
             IdKind::PiiRead => "aud_",
             IdKind::HostedSession => "hs_",
             IdKind::Attempt => "att_",
+            IdKind::OperatorAction => "opa_",
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod events;
 pub mod expenses;
 pub mod hosted_sessions;
 pub mod ingest;
+pub mod operator_audit;
 pub mod outbox;
 pub mod pii;
 pub mod providers;
