@@ -24,6 +24,35 @@ async fn a_serving_app_is_live_healthy_and_ready() {
 }
 
 #[tokio::test]
+async fn a_core_that_loses_its_database_is_not_ready_until_it_is_back() {
+    let app = TestApp::spawn().await;
+    let root = app.http_root.clone();
+    assert_eq!(probe(&app, &root, "/readyz").await.0, 200);
+
+    // The database goes away under the running core.
+    app.lose_database().await;
+    let (status, body) = probe(&app, &root, "/readyz").await;
+    assert_eq!((status, body), (503, json!({"status": "unavailable", "database": "unreachable"})));
+    assert_eq!(probe(&app, &root, "/healthz").await.0, 503);
+    // Liveness stays: restarting the process would not bring the database back.
+    assert_eq!(probe(&app, &root, "/livez").await, (200, json!({"status": "ok"})));
+
+    // On PostgreSQL the server takes connections again, and the same core,
+    // never restarted, is ready again once its pool reconnects.
+    if app.test_db.reconnectable().await {
+        let ready = crate::helpers::eventually("ready again", std::time::Duration::from_secs(15), || {
+            let (app, root) = (&app, &root);
+            async move {
+                let (status, body) = probe(app, root, "/readyz").await;
+                (status == 200).then_some(body)
+            }
+        })
+        .await;
+        assert_eq!(ready, json!({"status": "ready", "database": "ok"}));
+    }
+}
+
+#[tokio::test]
 async fn a_draining_core_is_not_ready_but_still_answers_and_grpc_probes_agree() {
     use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
 
