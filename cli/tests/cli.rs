@@ -1038,6 +1038,15 @@ fn metrics_are_on_the_operator_listener_only_move_with_calls_and_name_no_id() {
     );
     assert_eq!(value(&first, "sail_queue_depth", &[("kind", "ingest_transactions")]), 1.0, "{text}");
     assert!(value(&first, "sail_process_resident_memory_bytes", &[]) > 1_000_000.0, "{text}");
+    // The pool's ceiling (SQLite's 8), and the writers' queue at the file,
+    // which the calls' writes passed.
+    assert_eq!(value(&first, "sail_db_pool_max_connections", &[]), 8.0, "{text}");
+    assert_eq!(value(&first, "sail_db_write_waiting", &[]), 0.0, "{text}");
+    assert!(
+        value(&first, "sail_db_write_wait_seconds_count", &[]) >= 1.0
+            || value(&first, "sail_db_write_wait_seconds", &[]) >= 1.0,
+        "{text}"
+    );
     // No label carries an id, a key or a path parameter.
     for sample in &first.samples {
         for (name, value) in sample.labels.iter() {

@@ -62,19 +62,21 @@ async fn observe_queues(core: &Core) -> Result<(), CoreError> {
 }
 
 fn observe_pool(core: &Core) {
-    let (size, idle) = match core.db.get_database_backend() {
+    let (size, idle, max) = match core.db.get_database_backend() {
         DatabaseBackend::Sqlite => {
             let pool = core.db.get_sqlite_connection_pool();
-            (pool.size(), pool.num_idle())
+            (pool.size(), pool.num_idle(), pool.options().get_max_connections())
         }
         _ => {
             let pool = core.db.get_postgres_connection_pool();
-            (pool.size(), pool.num_idle())
+            (pool.size(), pool.num_idle(), pool.options().get_max_connections())
         }
     };
     let idle = idle as f64;
     metrics::gauge!("sail_db_pool_connections", "state" => "idle").set(idle);
     metrics::gauge!("sail_db_pool_connections", "state" => "in_use").set((size as f64 - idle).max(0.0));
+    metrics::gauge!("sail_db_pool_max_connections").set(f64::from(max));
+    metrics::gauge!("sail_db_write_waiting").set(crate::platform::db::writers_waiting() as f64);
 }
 
 /// Resident memory and CPU time, from `/proc/self` (Linux); absent

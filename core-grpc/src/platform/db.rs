@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
@@ -102,6 +102,38 @@ fn sqlite_writer_queue(db: &DatabaseConnection) -> Option<Arc<tokio::sync::Mutex
     Some(queues.entry(file).or_default().clone())
 }
 
+/// Writers of this process waiting for their SQLite writer turn now: the
+/// database's queue, as `sail_db_write_waiting` shows it (a PostgreSQL
+/// pool's waiters are not counted by its driver).
+static WRITERS_WAITING: AtomicI64 = AtomicI64::new(0);
+
+/// Writers waiting for their turn at a SQLite file, in this process.
+pub fn writers_waiting() -> i64 {
+    WRITERS_WAITING.load(Ordering::Relaxed)
+}
+
+/// One writer counted in [`WRITERS_WAITING`] until its turn comes, or
+/// until it gives up waiting (its future dropped).
+struct WaitingForTurn(std::time::Instant);
+
+impl WaitingForTurn {
+    fn start() -> WaitingForTurn {
+        WRITERS_WAITING.fetch_add(1, Ordering::Relaxed);
+        WaitingForTurn(std::time::Instant::now())
+    }
+
+    /// The turn came: how long it took goes to `sail_db_write_wait_seconds`.
+    fn end(self) {
+        metrics::histogram!("sail_db_write_wait_seconds").record(self.0.elapsed().as_secs_f64());
+    }
+}
+
+impl Drop for WaitingForTurn {
+    fn drop(&mut self) {
+        WRITERS_WAITING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// A write transaction; on SQLite it also holds this process's writer turn
 /// for the file until it commits or is dropped.
 pub struct WriteTxn {
@@ -142,7 +174,12 @@ impl Deref for WriteTxn {
 /// ignores both.
 pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
     let turn = match sqlite_writer_queue(db) {
-        Some(queue) => Some(queue.lock_owned().await),
+        Some(queue) => {
+            let waiting = WaitingForTurn::start();
+            let turn = queue.lock_owned().await;
+            waiting.end();
+            Some(turn)
+        }
         None => None,
     };
     let txn = db
