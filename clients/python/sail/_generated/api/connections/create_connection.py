@@ -1,0 +1,253 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.connection import Connection
+from ...models.create_connection_request import CreateConnectionRequest
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    user_id: str,
+    *,
+    body: CreateConnectionRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/users/{user_id}/connections".format(
+            user_id=quote(str(user_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Connection | Error | None:
+    if response.status_code == 201:
+        response_201 = Connection.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Connection | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateConnectionRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Connection | Error]:
+    """Creates a customer-managed `external` connection for pushed transactions.
+
+     Creates a customer-managed `external` connection for pushed transactions.
+
+    Needs a key with scope `connections`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+        body (CreateConnectionRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Connection | Error]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateConnectionRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Connection | Error | None:
+    """Creates a customer-managed `external` connection for pushed transactions.
+
+     Creates a customer-managed `external` connection for pushed transactions.
+
+    Needs a key with scope `connections`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+        body (CreateConnectionRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Connection | Error
+    """
+
+    return sync_detailed(
+        user_id=user_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateConnectionRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Connection | Error]:
+    """Creates a customer-managed `external` connection for pushed transactions.
+
+     Creates a customer-managed `external` connection for pushed transactions.
+
+    Needs a key with scope `connections`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+        body (CreateConnectionRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Connection | Error]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    user_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateConnectionRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Connection | Error | None:
+    """Creates a customer-managed `external` connection for pushed transactions.
+
+     Creates a customer-managed `external` connection for pushed transactions.
+
+    Needs a key with scope `connections`.
+
+    Args:
+        user_id (str):
+        idempotency_key (str | Unset):
+        body (CreateConnectionRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Connection | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            user_id=user_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

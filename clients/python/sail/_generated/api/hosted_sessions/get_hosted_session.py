@@ -1,0 +1,207 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.hosted_session import HostedSession
+from ...types import Response
+
+
+def _get_kwargs(
+    hosted_session_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/hosted-sessions/{hosted_session_id}".format(
+            hosted_session_id=quote(str(hosted_session_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | HostedSession | None:
+    if response.status_code == 200:
+        response_200 = HostedSession.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | HostedSession]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    hosted_session_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | HostedSession]:
+    """One hosted session, with its status and outcome.
+
+     One hosted session, with its status and outcome.
+
+    Needs any data key (any key that is not a `token_admin` key).
+
+    Args:
+        hosted_session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | HostedSession]
+    """
+
+    kwargs = _get_kwargs(
+        hosted_session_id=hosted_session_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    hosted_session_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | HostedSession | None:
+    """One hosted session, with its status and outcome.
+
+     One hosted session, with its status and outcome.
+
+    Needs any data key (any key that is not a `token_admin` key).
+
+    Args:
+        hosted_session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | HostedSession
+    """
+
+    return sync_detailed(
+        hosted_session_id=hosted_session_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    hosted_session_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Error | HostedSession]:
+    """One hosted session, with its status and outcome.
+
+     One hosted session, with its status and outcome.
+
+    Needs any data key (any key that is not a `token_admin` key).
+
+    Args:
+        hosted_session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | HostedSession]
+    """
+
+    kwargs = _get_kwargs(
+        hosted_session_id=hosted_session_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    hosted_session_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Error | HostedSession | None:
+    """One hosted session, with its status and outcome.
+
+     One hosted session, with its status and outcome.
+
+    Needs any data key (any key that is not a `token_admin` key).
+
+    Args:
+        hosted_session_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | HostedSession
+    """
+
+    return (
+        await asyncio_detailed(
+            hosted_session_id=hosted_session_id,
+            client=client,
+        )
+    ).parsed

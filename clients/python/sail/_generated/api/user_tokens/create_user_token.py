@@ -1,0 +1,257 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_user_token_request import CreateUserTokenRequest
+from ...models.error import Error
+from ...models.user_token import UserToken
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: CreateUserTokenRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/user-tokens",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | UserToken | None:
+    if response.status_code == 201:
+        response_201 = UserToken.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | UserToken]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreateUserTokenRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | UserToken]:
+    """Mints a user token.
+
+     Mints a user token. Name the user by `user_id`, or by your own
+    `external_user_id`: a user with that id is created when there is none
+    yet (the token exchange of a token-scoped integration), and `user_id`
+    in the response says which user the token is for. The token is in this
+    response only: Sail keeps its hash, and a replay of this request under
+    the same Idempotency-Key answers without it.
+
+    Needs a `token_admin` key.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateUserTokenRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | UserToken]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CreateUserTokenRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | UserToken | None:
+    """Mints a user token.
+
+     Mints a user token. Name the user by `user_id`, or by your own
+    `external_user_id`: a user with that id is created when there is none
+    yet (the token exchange of a token-scoped integration), and `user_id`
+    in the response says which user the token is for. The token is in this
+    response only: Sail keeps its hash, and a replay of this request under
+    the same Idempotency-Key answers without it.
+
+    Needs a `token_admin` key.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateUserTokenRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | UserToken
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreateUserTokenRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Error | UserToken]:
+    """Mints a user token.
+
+     Mints a user token. Name the user by `user_id`, or by your own
+    `external_user_id`: a user with that id is created when there is none
+    yet (the token exchange of a token-scoped integration), and `user_id`
+    in the response says which user the token is for. The token is in this
+    response only: Sail keeps its hash, and a replay of this request under
+    the same Idempotency-Key answers without it.
+
+    Needs a `token_admin` key.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateUserTokenRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | UserToken]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CreateUserTokenRequest,
+    idempotency_key: str | Unset = UNSET,
+) -> Error | UserToken | None:
+    """Mints a user token.
+
+     Mints a user token. Name the user by `user_id`, or by your own
+    `external_user_id`: a user with that id is created when there is none
+    yet (the token exchange of a token-scoped integration), and `user_id`
+    in the response says which user the token is for. The token is in this
+    response only: Sail keeps its hash, and a replay of this request under
+    the same Idempotency-Key answers without it.
+
+    Needs a `token_admin` key.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateUserTokenRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | UserToken
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

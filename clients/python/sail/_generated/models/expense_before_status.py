@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class ExpenseBeforeStatus(StrEnum):
+    ELIGIBLE = "eligible"
+    INELIGIBLE = "ineligible"
+    NEEDS_REVIEW = "needs_review"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class HostedSessionSettingsConnectionTypeType1(StrEnum):
+    BENEFIT_ACCOUNT = "benefit_account"
+    CARD = "card"
+    STORE = "store"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class JobStatus(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+    PROCESSING = "processing"
+    QUEUED = "queued"
+
+    def __str__(self) -> str:
+        return str(self.value)
