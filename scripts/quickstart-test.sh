@@ -99,4 +99,13 @@ grep -q '"source":"profile"' "$work/out" && grep -q '"emails":\["jane@example.co
   { echo "quickstart check failed: the identity read with a user token"; exit 1; }
 echo "ok: the identity read with a user token shows the profile"
 check "the reference is served" "$(curl -sf "$SAIL_URL/openapi.json")" 'body["openapi"] == "3.1.0"'
+
+# The Python quickstart, as written, in the same shell state.
+block python > "$work/python.sh"
+[ -s "$work/python.sh" ] || { echo "the Python quickstart block is not in README.md"; exit 1; }
+(cd "$repo" && bash -euo pipefail "$work/python.sh") > "$work/python.out" 2>&1 || { cat "$work/python.out"; exit 1; }
+rm -rf "$repo/clients/python/build" "$repo"/clients/python/*.egg-info
+grep -q '^pushed 1 job job_' "$work/python.out" && grep -q '^users so far: 2$' "$work/python.out" ||
+  { cat "$work/python.out"; echo "quickstart check failed: the Python client"; exit 1; }
+echo "ok: the Python quickstart pushed through the client library"
 echo "quickstart: every step answered as documented"
