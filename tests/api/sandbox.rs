@@ -198,4 +198,95 @@ async fn sandbox_endpoints_are_404_when_sandbox_mode_is_off() {
         "not_found",
         None,
     );
+    app.post(&key, "/sandbox/events", json!({"type": "user.deleted"})).await.assert_error(404, "not_found", None);
+}
+
+#[tokio::test]
+async fn a_test_event_of_every_type_is_listed_and_delivered_signed_with_its_schema() {
+    use entities::enums::EventType;
+    let options = Options {
+        core: CoreConfig { webhook_allow_private: true, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },
+        ..Default::default()
+    };
+    let app = TestApp::spawn_with(options).await;
+    let (_, key) = app.partner_key("expenses").await;
+    let receiver = crate::webhooks::Receiver::start(0).await;
+    let endpoint = app.post(&key, "/webhook-endpoints", json!({"url": receiver.url})).await;
+    assert_eq!(endpoint.status, 201, "{}", endpoint.body);
+    let secret = endpoint.body["secret"].as_str().unwrap().to_string();
+    let user = app.create_user(&key, "u1").await;
+
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let event_schema = crate::webhooks::document_schema(&document, "Event");
+    let mut fired = std::collections::BTreeMap::new();
+    for kind in EventType::ALL {
+        let reply = app.post(&key, "/sandbox/events", json!({"type": kind.as_str(), "user_id": user})).await;
+        assert_eq!(reply.status, 201, "{kind}: {}", reply.body);
+        let errors: Vec<String> = event_schema.iter_errors(&reply.body).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{kind}: {errors:?} in {}", reply.body);
+        assert_eq!(reply.body["type"], kind.as_str());
+        assert_eq!(reply.body["data"]["user_id"], user.as_str(), "{kind}");
+        fired.insert(reply.body["id"].as_str().unwrap().to_string(), kind.as_str());
+    }
+    // Without a user, ids made for the test, well-formed and naming nothing.
+    let anonymous = app.post(&key, "/sandbox/events", json!({"type": "user.deactivated"})).await;
+    assert_eq!(anonymous.status, 201, "{}", anonymous.body);
+    let made = anonymous.body["data"]["user_id"].as_str().unwrap().to_string();
+    assert!(made.starts_with("usr_") && made != user);
+    app.get(&key, &format!("/users/{made}")).await.assert_error(404, "not_found", Some("user_id"));
+
+    // Each is in the events list and reaches the endpoint, signed, with
+    // the data schema of its type.
+    let listed = app.get(&key, "/events?limit=100").await.body;
+    let listed: Vec<&str> = listed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap()).collect();
+    assert!(fired.keys().all(|id| listed.contains(&id.as_str())));
+    let received = receiver.wait_for(fired.len() + 1).await;
+    for delivery in &received {
+        let body: Value = serde_json::from_slice(&delivery.body).unwrap();
+        let signature = delivery.headers["sail-signature"].to_str().unwrap();
+        assert!(crate::webhooks::python_verifies(&secret, signature, &delivery.body), "{body}");
+        let kind = body["type"].as_str().unwrap();
+        let data = document["webhooks"][kind]["post"]["requestBody"]["content"]["application/json"]["schema"]
+            ["properties"]["data"]["$ref"]
+            .as_str()
+            .unwrap();
+        let data_schema = crate::webhooks::document_schema(&document, data.rsplit('/').next().unwrap());
+        let errors: Vec<String> = data_schema.iter_errors(&body["data"]).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{kind}: {errors:?} in {body}");
+    }
+    let delivered: std::collections::BTreeSet<&str> =
+        received.iter().map(|d| d.headers["sail-event-type"].to_str().unwrap()).collect();
+    assert_eq!(delivered.len(), EventType::ALL.len());
+
+    // Refusals: a user of no one's, a type that does not exist.
+    app.post(
+        &key,
+        "/sandbox/events",
+        json!({"type": "user.deleted", "user_id": "usr_0193a5b2c4d87e6f9a0b1c2d3e4f5a6b"}),
+    )
+    .await
+    .assert_error(404, "not_found", Some("user_id"));
+    app.post(&key, "/sandbox/events", json!({"type": "user.exploded"})).await.assert_error(
+        400,
+        "invalid_request",
+        Some("type"),
+    );
+    app.post(&key, "/sandbox/events", json!({})).await.assert_error(400, "invalid_request", Some("type"));
+}
+
+#[tokio::test]
+async fn grpc_callers_fire_test_events_too() {
+    use sail_api::pb::{self, sandbox_client::SandboxClient};
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let mut client = SandboxClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(pb::CreateSandboxEventRequest { r#type: "job.failed".into(), user_id: None });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let event = client.create_sandbox_event(request).await.unwrap().into_inner();
+    assert_eq!(event.r#type, "job.failed");
+    assert_eq!(app.get(&key, &format!("/events/{}", event.id)).await.body["type"], "job.failed");
+    let mut request = tonic::Request::new(pb::CreateSandboxEventRequest { r#type: "nope".into(), user_id: None });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let refused = client.create_sandbox_event(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
 }

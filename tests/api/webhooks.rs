@@ -87,7 +87,7 @@ impl Drop for Receiver {
 
 /// Verifies a signature with Python's hmac module: an implementation that
 /// shares no code with Sail's. The same snippet is in docs/webhooks.md.
-fn python_verifies(secret: &str, header: &str, body: &[u8]) -> bool {
+pub(crate) fn python_verifies(secret: &str, header: &str, body: &[u8]) -> bool {
     let script = r#"
 import hashlib, hmac, sys, time
 secret, header, body = sys.argv[1], sys.argv[2], sys.stdin.buffer.read()

@@ -270,6 +270,11 @@ class Sandbox(_Resource):
         return self._call(api.sandbox.create_sandbox_connection, body=_fields(user_id=user_id, type=type, **fields),
                           idempotency_key=idempotency_key)
 
+    def create_event(self, *, type: str, user_id: str | None = None, idempotency_key: str | None = None):
+        """Fires a test event of ``type`` to your endpoints (sandbox mode)."""
+        return self._call(api.sandbox.create_sandbox_event, body=_fields(type=type, user_id=user_id),
+                          idempotency_key=idempotency_key)
+
 
 class Client:
     """A Sail client for one API key.

@@ -114,8 +114,8 @@ def test_every_operation_on_a_partners_first_afternoon_and_a_verified_webhook():
                                   file_name="receipt.txt")
     assert api.receipts.get(user.id, expense.id, receipt.id).id == receipt.id
 
-    # An administrator that holds HSAs, whose accounts have ACH numbers.
-    administrator = api.administrators.list(search="HealthEquity", limit=1).page().data[0]
+    # An administrator that holds only HSAs, whose accounts have ACH numbers.
+    administrator = api.administrators.list(search="Fidelity Investments", limit=1).page().data[0]
     card = api.sandbox.create_connection(user_id=user.id, type="benefit_account", provider_id=administrator.id)
     assert card.user_id == user.id
     assert any(c.id == card.id for c in api.connections.list(user.id))
@@ -145,6 +145,12 @@ def test_every_operation_on_a_partners_first_afternoon_and_a_verified_webhook():
     assert any(e.id == event.id for e in listed)
     assert api.events.get(event.id).id == event.id
     api.events.redeliver(event.id)
+
+    # A test event of a type no call above caused, delivered and typed.
+    fired = api.sandbox.create_event(type="user.deactivated", user_id=user.id)
+    raw, headers = receiver.wait_for("user.deactivated")
+    test_event = sail.webhooks.construct_event(raw, headers["sail-signature"], endpoint.secret)
+    assert test_event.id == fired.id and test_event.data.user_id == user.id
 
     assert api.connections.delete(user.id, connection.id).id == connection.id
     assert api.webhook_endpoints.delete(endpoint.id).id == endpoint.id

@@ -6,8 +6,10 @@ use tonic::{Request, Response, Status};
 use crate::error::CoreError;
 use crate::grpc::accept;
 use crate::grpc::connections::render_one;
+use crate::grpc::webhooks::event_detail;
 use crate::sandbox::{self, SandboxUser};
 use crate::services::connections::{ConnectionTypeRules, parse_provider_kind};
+use crate::services::events::EventType;
 use crate::services::providers::LinkRequest;
 use crate::state::Core;
 
@@ -41,5 +43,20 @@ impl Sandbox for SandboxService {
         let link = LinkRequest { kind, provider_id: req.provider_id, credential: username.credential(), products };
         let linked = sandbox::link(&self.core.db, &caller.partner_id, &req.user_id, link).await?;
         Ok(Response::new(render_one(&self.core, linked).await?))
+    }
+    async fn create_sandbox_event(
+        &self,
+        request: Request<pb::CreateSandboxEventRequest>,
+    ) -> Result<Response<pb::Event>, Status> {
+        if !self.core.config.sandbox {
+            return Err(CoreError::NotFoundRoute.into());
+        }
+        let caller = accept(&request)?;
+        let req = request.into_inner();
+        let kind = EventType::parse(&req.r#type).ok_or_else(|| {
+            CoreError::invalid("type", format!("type must be one of: {}.", crate::services::events::event_type_list()))
+        })?;
+        let fired = sandbox::events::fire(&self.core.db, &caller.partner_id, kind, req.user_id.as_deref()).await?;
+        Ok(Response::new(event_detail(&self.core, fired).await?))
     }
 }

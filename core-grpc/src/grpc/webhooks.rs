@@ -75,7 +75,7 @@ async fn events_with_history(core: &Core, found: Vec<event::Model>) -> Result<Ve
         .collect())
 }
 
-async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, crate::CoreError> {
+pub(crate) async fn event_detail(core: &Core, found: event::Model) -> Result<pb::Event, crate::CoreError> {
     let mut one = events_with_history(core, vec![found]).await?;
     one.pop().ok_or_else(|| crate::CoreError::Internal("an event vanished while rendering".into()))
 }

@@ -6,6 +6,7 @@
 //! [`SandboxProviders`] is the core's `Providers` (`providers`): hosted
 //! sessions and the worker reach the sandbox only through it.
 
+pub mod events;
 pub mod generate;
 
 use chrono::NaiveDate;

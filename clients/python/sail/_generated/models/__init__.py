@@ -48,6 +48,8 @@ from .create_sandbox_connection_request_username_type_2_type_1 import (
 from .create_sandbox_connection_request_username_type_3_type_1 import (
     CreateSandboxConnectionRequestUsernameType3Type1,
 )
+from .create_sandbox_event_request import CreateSandboxEventRequest
+from .create_sandbox_event_request_type import CreateSandboxEventRequestType
 from .create_user_request import CreateUserRequest
 from .create_user_token_request import CreateUserTokenRequest
 from .create_user_token_request_scopes_item import CreateUserTokenRequestScopesItem
@@ -215,6 +217,8 @@ __all__ = (
     "CreateSandboxConnectionRequestUsernameType1",
     "CreateSandboxConnectionRequestUsernameType2Type1",
     "CreateSandboxConnectionRequestUsernameType3Type1",
+    "CreateSandboxEventRequest",
+    "CreateSandboxEventRequestType",
     "CreateUserRequest",
     "CreateUserTokenRequest",
     "CreateUserTokenRequestScopesItem",
