@@ -102,6 +102,17 @@ pub async fn dispatch(cli: Cli) -> ExitCode {
             output::write(&script);
             return ExitCode::SUCCESS;
         }
+        Command::Listen { forward_to, events, api_url, api_key, poll_ms } => {
+            let _log = init_tracing(LogFormat::Text);
+            let listen = crate::listen::Listen {
+                api_url: api_url.trim_end_matches('/').to_string(),
+                api_key,
+                forward_to,
+                events,
+                poll: std::time::Duration::from_millis(poll_ms.max(100)),
+            };
+            crate::listen::run(listen, ShutdownSignal::listen().received()).await
+        }
         Command::Webhooks(WebhooksCommand::Verify { secret, header, body_file, tolerance_s }) => {
             return verify_webhook(&secret, &header, &body_file, tolerance_s);
         }

@@ -9,6 +9,7 @@ mod backup;
 mod commands;
 mod database;
 mod encryption;
+mod listen;
 mod log_writer;
 mod logging;
 mod operator_metrics;

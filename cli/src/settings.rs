@@ -362,6 +362,26 @@ pub enum Command {
     /// Webhook helpers.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// For developers: forwards your events to a local URL, signed with a
+    /// secret printed at start, without a public endpoint
+    /// (docs/webhooks.md#local-development). Reads GET /events with your key.
+    Listen {
+        /// Where to post each event, e.g. http://localhost:3000/webhooks.
+        #[arg(long)]
+        forward_to: String,
+        /// Only these event types (comma-separated); all by default.
+        #[arg(long, value_delimiter = ',')]
+        events: Vec<String>,
+        /// The API's base URL.
+        #[arg(long, env = "SAIL_URL", default_value = "http://127.0.0.1:8080/api/v1")]
+        api_url: String,
+        /// A data key of yours (sk_…).
+        #[arg(long, env = "SAIL_KEY", hide_env_values = true)]
+        api_key: String,
+        /// How often to look for new events, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        poll_ms: u64,
+    },
     /// Prints the OpenAPI 3.1 document of the REST API (the one served at
     /// /api/v1/openapi.json and committed as docs/openapi.json).
     Openapi,

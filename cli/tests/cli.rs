@@ -1370,3 +1370,88 @@ fn a_gateway_is_ready_only_once_its_core_has_opened_the_database_with_the_right_
     assert!(terminate(&mut gateway).success());
     assert!(terminate(&mut core).success());
 }
+
+#[test]
+fn listen_forwards_new_events_signed_to_a_local_url() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let received: std::sync::Arc<std::sync::Mutex<Vec<(String, String, String)>>> = Default::default();
+    let receiver = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let kept = received.clone();
+        let app = axum::Router::new().route(
+            "/webhooks",
+            axum::routing::post(move |headers: axum::http::HeaderMap, body: String| async move {
+                let header = |name: &str| headers[name].to_str().unwrap().to_string();
+                kept.lock().unwrap().push((header("sail-event-type"), header("sail-signature"), body));
+                "ok"
+            }),
+        );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        addr
+    });
+    let dir = Workdir::new();
+    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
+    let key =
+        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = key["key"].as_str().unwrap().to_string();
+    let (mut server, http) = serve(&dir, &[]);
+    let fire = |kind: &str| {
+        let (status, body) =
+            http_json(&http, "POST", "/api/v1/sandbox/events", &key, &serde_json::json!({"type": kind}));
+        assert_eq!(status, 201, "{body}");
+    };
+    // Before `listen` starts: not forwarded.
+    fire("user.deactivated");
+
+    let mut listen = dir
+        .sail()
+        .args(["listen", "--forward-to", &format!("http://{receiver}/webhooks")])
+        .args(["--events", "user.deactivated,job.failed", "--poll-ms", "100"])
+        .env("SAIL_URL", format!("http://{http}/api/v1"))
+        .env("SAIL_KEY", &key)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(listen.stderr.take().unwrap()).lines();
+    let secret = loop {
+        let line = lines.next().expect("listen exited").unwrap();
+        if let Some(rest) = line.split("signing secret ").nth(1) {
+            break rest.split(')').next().unwrap().to_string();
+        }
+    };
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    let output: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let kept = output.clone();
+    std::thread::spawn(move || lines.map_while(Result::ok).for_each(|line| kept.lock().unwrap().push(line)));
+
+    fire("user.deactivated");
+    fire("user.deleted"); // not among --events
+    fire("job.failed");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while received.lock().unwrap().len() < 2 {
+        assert!(Instant::now() < deadline, "forwarded: {:?}", received.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let forwarded = received.lock().unwrap().clone();
+    let kinds: Vec<&str> = forwarded.iter().map(|(kind, _, _)| kind.as_str()).collect();
+    assert_eq!(kinds, ["user.deactivated", "job.failed"], "in order, filtered, nothing from before the start");
+    // Each verifies with the printed secret, by the same check receivers use.
+    for (kind, signature, body) in &forwarded {
+        let file = dir.0.join("body.json");
+        std::fs::write(&file, body).unwrap();
+        let verified =
+            dir.run(&["webhooks", "verify", "--secret", &secret, "--header", signature, "--body-file", "body.json"]);
+        assert!(verified.status.success(), "{kind}: {verified:?}");
+        let event: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(event["type"], kind.as_str());
+        assert!(event["id"].as_str().unwrap().starts_with("evt_") && event["data"]["user_id"].is_string());
+    }
+    assert!(terminate(&mut listen).success());
+    let shown = output.lock().unwrap().join("\n");
+    assert!(shown.contains("user.deactivated evt_") && shown.contains("-> 200"), "{shown}");
+    assert!(!shown.contains("user.deleted"), "{shown}");
+    assert!(terminate(&mut server).success());
+}
