@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the client libraries' generated parts from docs/openapi.json:
-# clients/python/sail/_generated (openapi-python-client, pinned below). The
+# clients/python/sail/_generated (openapi-python-client, pinned below) and
+# clients/typescript/src/schema.d.ts (openapi-typescript, pinned below). The
 # hand-written layer around them is not touched. With --check, generates
 # into a temporary directory and fails if the committed code differs (CI
 # runs it that way: a document changed without its clients fails).
@@ -31,16 +32,29 @@ if grep -qiE "warning|error|could not|skipp" "$work/generate.log"; then
 fi
 # The generator formats its output with ruff, which leaves a cache behind.
 rm -rf "$work/python/.ruff_cache"
-target="clients/python/sail/_generated"
+# TypeScript: openapi-typescript, pinned, installed once under target/.
+ts_tools="$repo/target/client-tools/typescript"
+if [ ! -x "$ts_tools/node_modules/.bin/openapi-typescript" ] || [ ! -d "$ts_tools/node_modules/@types/node" ]; then
+  mkdir -p "$ts_tools"
+  (cd "$ts_tools" && npm install --no-audit --no-fund --silent --no-save openapi-typescript@7.6.1 typescript@5.7.3 @types/node@20.17.19 >/dev/null)
+fi
+"$ts_tools/node_modules/.bin/openapi-typescript" docs/openapi.json -o "$work/schema.d.ts" > "$work/generate-ts.log" 2>&1 ||
+  { cat "$work/generate-ts.log"; exit 1; }
+
+python_target="clients/python/sail/_generated"
+ts_target="clients/typescript/src/schema.d.ts"
 if [ "${1:-}" = "--check" ]; then
-  if ! diff -r -q "$work/python" "$target" > "$work/diff" 2>&1; then
-    cat "$work/diff"
-    echo "stale: $target differs from what docs/openapi.json generates; run scripts/generate-clients.sh"
+  stale=0
+  diff -r -q "$work/python" "$python_target" > "$work/diff" 2>&1 || { cat "$work/diff"; stale=1; }
+  cmp -s "$work/schema.d.ts" "$ts_target" || { echo "$ts_target differs"; stale=1; }
+  if [ "$stale" -ne 0 ]; then
+    echo "stale: the generated client code differs from what docs/openapi.json generates; run scripts/generate-clients.sh"
     exit 1
   fi
   echo "generated clients: current"
 else
-  rm -rf "$target"
-  cp -r "$work/python" "$target"
-  echo "generated clients: written to $target"
+  rm -rf "$python_target"
+  cp -r "$work/python" "$python_target"
+  cp "$work/schema.d.ts" "$ts_target"
+  echo "generated clients: written to $python_target and $ts_target"
 fi

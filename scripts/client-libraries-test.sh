@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the Python client's tests (clients/python/tests) against a real
-# `sail serve` on SQLite: the package installed as a partner installs it
-# (pip install ./clients/python), a sandbox partner from `sail dev
-# bootstrap`, a second key with a low rate limit's worth of calls, webhooks
+# Runs the client libraries' suites (clients/python/tests with pytest,
+# clients/typescript/test with Node's runner) against one real `sail serve`
+# on SQLite: each package installed as a partner installs it (pip install
+# ./clients/python, npm install ./clients/typescript), a sandbox partner from
+# `sail dev bootstrap`, a second key for the rate-limit tests, webhooks
 # allowed to a local receiver, and a gateway whose core is down (for a real
-# 503).
+# 503). The TypeScript declarations are type-checked too (tsc).
 #
-#   scripts/python-client-test.sh      # needs python3 with pip
+#   scripts/client-libraries-test.sh      # needs python3 with pip, node with npm
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -48,5 +49,24 @@ SAIL_LIMITED_KEY="$("$sail" keys create --partner "$SAIL_PARTNER" --scopes expen
 export SAIL_URL SAIL_KEY SAIL_TOKEN_ADMIN_KEY SAIL_LIMITED_KEY
 export SAIL_ORPHAN_URL="http://127.0.0.1:$orphan_port/api/v1"
 cd "$work"
+echo "== Python"
 python3 -m pytest -q -p no:cacheprovider "$repo/clients/python/tests" ${PYTEST_ARGS:-}
 echo "python client: ok"
+
+echo "== TypeScript"
+# The declarations against the generated schema, with the pinned compiler
+# scripts/generate-clients.sh installs.
+"$repo/scripts/generate-clients.sh" --check >/dev/null
+tools="$CARGO_TARGET_DIR/client-tools/typescript/node_modules"
+[ -d "$tools" ] || tools="$repo/target/client-tools/typescript/node_modules"
+mkdir -p "$work/ts-check"
+cp -r "$repo/clients/typescript/src" "$repo/clients/typescript/test" "$repo/clients/typescript/tsconfig.json" "$work/ts-check/"
+ln -s "$tools" "$work/ts-check/node_modules"
+(cd "$work/ts-check" && node_modules/.bin/tsc -p .)
+echo "typescript declarations: ok"
+# Installed as a partner installs it, then its suite from that project.
+mkdir -p "$work/ts-project"
+(cd "$work/ts-project" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent "$repo/clients/typescript")
+cp "$repo/clients/typescript/test/client.test.js" "$work/ts-project/client.test.mjs"
+(cd "$work/ts-project" && node --test ${NODE_TEST_ARGS:-} client.test.mjs)
+echo "typescript client: ok"
