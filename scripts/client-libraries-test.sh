@@ -47,6 +47,7 @@ eval "$("$sail" dev bootstrap)"
 SAIL_LIMITED_KEY="$("$sail" keys create --partner "$SAIL_PARTNER" --scopes expenses --json |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')"
 export SAIL_URL SAIL_KEY SAIL_TOKEN_ADMIN_KEY SAIL_LIMITED_KEY
+export SAIL_BIN="$sail"
 export SAIL_ORPHAN_URL="http://127.0.0.1:$orphan_port/api/v1"
 cd "$work"
 echo "== Python"

@@ -203,6 +203,8 @@ async fn sandbox_endpoints_are_404_when_sandbox_mode_is_off() {
 
 #[tokio::test]
 async fn a_test_event_of_every_type_is_listed_and_delivered_signed_with_its_schema() {
+    // Every type: EventType::ALL, which a test in `entities` holds equal to
+    // the table of docs/webhooks.md.
     use entities::enums::EventType;
     let options = Options {
         core: CoreConfig { webhook_allow_private: true, rate_limit_rps: 0, ..sail_test_support::serve_defaults() },

@@ -10,6 +10,7 @@ import http.server
 import json
 import logging
 import os
+import subprocess
 import threading
 import time
 import uuid
@@ -253,3 +254,39 @@ def test_each_error_class_comes_from_a_real_refusal():
     assert unavailable.value.status == 503 and unavailable.value.code == "service_unavailable"
     for error in (invalid, unauthenticated, forbidden, missing, conflict, unavailable):
         assert isinstance(error.value, sail.ApiError) and error.value.request_id
+
+
+def test_sail_listen_forwards_a_pushed_batch_that_the_library_verifies():
+    """`sail listen` (docs/webhooks.md#local-development) brings a real
+    push's transactions.ingested to a receiver on this machine, signed with
+    the secret it prints, and sail.webhooks accepts it."""
+    receiver = Receiver()
+    listen = subprocess.Popen(
+        [os.environ["SAIL_BIN"], "listen", "--forward-to", receiver.url, "--events", "transactions.ingested",
+         "--poll-ms", "100"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )
+    try:
+        secret = None
+        for line in listen.stderr:
+            if "signing secret " in line:
+                secret = line.split("signing secret ", 1)[1].split(")", 1)[0]
+                break
+        assert secret and secret.startswith("whsec_")
+        threading.Thread(target=lambda: [None for _ in listen.stderr], daemon=True).start()
+
+        api = client()
+        user = api.users.create(external_user_id=unique("listen"))
+        bank = api.connections.create(user.id, type="external", provider_label="Partner Bank")
+        pushed = api.transactions.push(user.id, bank.id, transactions=[
+            {"external_transaction_id": "t-1", "date": "2026-11-01", "amount": 9.99, "description": "WALGREENS #1",
+             "mcc": "5912"},
+        ])
+        raw, headers = receiver.wait_for("transactions.ingested")
+        sail.webhooks.verify(secret, headers["sail-signature"], raw)
+        event = sail.webhooks.construct_event(raw, headers["sail-signature"], secret)
+        assert event.data.job_id == pushed.job_id and event.data.user_id == user.id
+        assert headers["sail-event-id"] == event.id
+    finally:
+        listen.terminate()
+        assert listen.wait(timeout=15) == 0
