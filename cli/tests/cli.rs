@@ -49,6 +49,14 @@ impl Workdir {
         self.sail().args(args).output().unwrap()
     }
 
+    /// A new partner with one key of `scopes`; returns the key's secret.
+    fn partner_key(&self, scopes: &str) -> String {
+        let partner = self.json(&["partners", "create", "--name", "Acme", "--json"]);
+        let partner = partner["id"].as_str().unwrap();
+        let key = self.json(&["keys", "create", "--partner", partner, "--scopes", scopes, "--json"]);
+        key["key"].as_str().unwrap().to_string()
+    }
+
     fn json(&self, args: &[&str]) -> serde_json::Value {
         let output = self.run(args);
         assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
@@ -250,16 +258,14 @@ fn a_token_admin_key_with_another_scope_is_refused_with_exit_2() {
 #[test]
 fn serve_on_port_0_logs_its_addresses_answers_and_stops_on_sigterm() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = dir.partner_key("expenses");
     let mut command = dir.sail();
     command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
     let (mut child, addrs) = start(command, &["grpc", "http"]);
     let (grpc, http) = (&addrs[0], &addrs[1]);
     assert!(grpc.starts_with("127.0.0.1:") && !grpc.ends_with(":0"));
     assert_eq!(http_get(http, "/healthz", None).0, 200);
-    let (status, body) = http_get(http, "/api/v1/merchants?search=cvs", key["key"].as_str());
+    let (status, body) = http_get(http, "/api/v1/merchants?search=cvs", Some(&key));
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("CVS Pharmacy"));
     assert!(dir.0.join("sail.db").exists(), "the embedded default is sail.db in the working directory");
@@ -269,9 +275,7 @@ fn serve_on_port_0_logs_its_addresses_answers_and_stops_on_sigterm() {
 #[test]
 fn core_and_gateway_run_as_separate_processes() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
+    let key = dir.partner_key("expenses");
     // A production core names its database and key.
     let mut core = dir.sail();
     core.args(["core", "--grpc-addr", "127.0.0.1:0", "--database-url", "sqlite://sail.db?mode=rwc"]);
@@ -282,12 +286,11 @@ fn core_and_gateway_run_as_separate_processes() {
     // The gateway holds no database: point it at one that cannot exist.
     gateway.env("SAIL_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none");
     let (mut gateway, http) = start(gateway, &["http"]);
-    let (status, body) = http_get(&http[0], "/api/v1/users", key["key"].as_str());
+    let (status, body) = http_get(&http[0], "/api/v1/users", Some(&key));
     assert_eq!(status, 200, "{body}");
     // Sandbox is off in a core unless asked for: no sandbox endpoint.
     let link = serde_json::json!({"user_id": "usr_0193a5b2c4d87e6f9a0b1c2d3e4f5a6b", "type": "card"});
-    let (status, body) =
-        http_json(&http[0], "POST", "/api/v1/sandbox/connections", key["key"].as_str().unwrap(), &link);
+    let (status, body) = http_json(&http[0], "POST", "/api/v1/sandbox/connections", &key, &link);
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"]["code"], "not_found", "{body}");
     assert!(terminate(&mut gateway).success());
@@ -310,17 +313,7 @@ fn a_core_refuses_to_start_without_an_explicit_database_and_encryption_key() {
 #[test]
 fn a_serve_process_killed_right_after_a_202_adjudicates_everything_exactly_once_after_restart() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key = dir.json(&[
-        "keys",
-        "create",
-        "--partner",
-        partner["id"].as_str().unwrap(),
-        "--scopes",
-        "connections,ingest,expenses",
-        "--json",
-    ]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("connections,ingest,expenses");
     let serve = |dir: &Workdir| {
         let mut command = dir.sail();
         // A job the killed process had claimed is taken over once its lease ends.
@@ -515,10 +508,7 @@ fn serve_prints_a_banner_naming_addresses_database_and_next_step() {
 #[test]
 fn refusals_are_not_errors_and_every_grpc_call_has_a_request_id() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("expenses");
     let mut command = dir.sail();
     command.args(["serve", "--http-addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0"]);
     let mut child = command.stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
@@ -770,10 +760,7 @@ fn rotation_reseals_everything_the_service_still_reads_it_and_reads_are_audited(
 #[test]
 fn a_stopping_server_answers_draining_on_readyz_while_it_still_serves() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("expenses");
     let (mut child, http) = serve(&dir, &[("SAIL_DRAIN_S", "3")]);
     let (status, body) = http_get(&http, "/readyz", None);
     assert_eq!(status, 200, "{body}");
@@ -821,10 +808,7 @@ fn batch_of_500(prefix: &str) -> serde_json::Value {
 #[test]
 fn a_backup_taken_during_a_push_restores_to_a_service_that_reads_every_accepted_row() {
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let scopes = "connections,ingest,expenses";
-    let key = dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", scopes, "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("connections,ingest,expenses");
     let (mut child, http) = serve(&dir, &[]);
     let (status, user) =
         http_json(&http, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "b1"}));
@@ -905,10 +889,7 @@ fn a_backup_taken_during_a_push_restores_to_a_service_that_reads_every_accepted_
 fn retention_status_shows_what_is_due_and_run_removes_it() {
     let dir = Workdir::empty();
     let (mut child, addr) = serve(&dir, &[]);
-    let partner = dir.json(&["partners", "create", "--name", "Keeping", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("expenses");
     let (status, user) =
         http_json(&addr, "POST", "/api/v1/users", &key, &serde_json::json!({"external_user_id": "kept-1"}));
     assert_eq!(status, 201, "{user}");
@@ -942,10 +923,7 @@ fn with_the_data_keys_in_the_main_database_a_user_is_created_changed_and_deleted
     // otherwise: every write seals through the transaction it is in.
     let dir = Workdir::empty();
     let (mut child, addr) = serve(&dir, &[]);
-    let partner = dir.json(&["partners", "create", "--name", "Erasing", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("expenses");
     let body = serde_json::json!({"external_user_id": "erase-1", "email": "e1@example.org"});
     let (status, user) = http_json(&addr, "POST", "/api/v1/users", &key, &body);
     assert_eq!(status, 201, "{user}");
@@ -1164,17 +1142,7 @@ fn one_trace_follows_a_push_from_the_gateway_through_the_core_and_its_job_to_the
 
     // A core and a gateway as separate processes, each exporting its spans.
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key = dir.json(&[
-        "keys",
-        "create",
-        "--partner",
-        partner["id"].as_str().unwrap(),
-        "--scopes",
-        "connections,ingest,expenses",
-        "--json",
-    ]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("connections,ingest,expenses");
     let endpoint = format!("http://{otlp}");
     let traced = |command: &mut Command| {
         command.env("SAIL_OTLP_ENDPOINT", &endpoint).env("OTEL_BSP_SCHEDULE_DELAY", "100");
@@ -1391,10 +1359,7 @@ fn listen_forwards_new_events_signed_to_a_local_url() {
         addr
     });
     let dir = Workdir::new();
-    let partner = dir.json(&["partners", "create", "--name", "Acme", "--json"]);
-    let key =
-        dir.json(&["keys", "create", "--partner", partner["id"].as_str().unwrap(), "--scopes", "expenses", "--json"]);
-    let key = key["key"].as_str().unwrap().to_string();
+    let key = dir.partner_key("expenses");
     let (mut server, http) = serve(&dir, &[]);
     let fire = |kind: &str| {
         let (status, body) =
