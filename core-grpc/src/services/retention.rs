@@ -15,10 +15,8 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use entities::{event, idempotency_key, pii_read, receipt, webhook_attempt, webhook_delivery};
-use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-};
+use sea_orm::sea_query::{Condition, DynIden, Expr, IntoIden, Order, Query, SelectStatement};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
 use crate::config::RetentionPolicy;
 use crate::domain::IdKind;
@@ -81,73 +79,81 @@ fn cutoff(kept: Kept, policy: &RetentionPolicy, now: DateTime<Utc>) -> DateTime<
     now.checked_sub_signed(period).unwrap_or(DateTime::<Utc>::MIN_UTC)
 }
 
-/// The ids of at most `limit` rows of `kept` that are due.
+/// The rows of `kept` due before `before`: a query over its table with the
+/// condition, the rows' id column, and the order a sweep takes them in. The
+/// sweep (`due_ids`) and `sail retention status` (`count_due`) read the
+/// same rows through it.
+struct DueRows {
+    query: SelectStatement,
+    id: DynIden,
+    order: DynIden,
+}
+
+fn due_rows(kept: Kept, before: DateTime<Utc>) -> DueRows {
+    use sea_orm::sea_query::ExprTrait as _;
+    fn over<E: EntityTrait>(entity: E, id: E::Column, order: E::Column, condition: Condition) -> DueRows {
+        let mut query = Query::select();
+        query.from(entity.table_ref()).cond_where(condition);
+        DueRows { query, id: id.into_iden(), order: order.into_iden() }
+    }
+    let older = |column: Expr, kind: IdKind| Condition::all().add(column.lt(id_at(kind, before)));
+    match kept {
+        Kept::Events => over(
+            event::Entity,
+            event::Column::Id,
+            event::Column::Id,
+            older(Expr::col(event::Column::Id), IdKind::Event),
+        ),
+        Kept::WebhookAttempts => over(
+            webhook_attempt::Entity,
+            webhook_attempt::Column::Id,
+            webhook_attempt::Column::Id,
+            older(Expr::col(webhook_attempt::Column::Id), IdKind::Attempt),
+        ),
+        Kept::IdempotentReplies => over(
+            idempotency_key::Entity,
+            idempotency_key::Column::Id,
+            idempotency_key::Column::CreatedAt,
+            Condition::all().add(idempotency_key::Column::CreatedAt.lt(before)),
+        ),
+        Kept::AuditRows => over(
+            pii_read::Entity,
+            pii_read::Column::Id,
+            pii_read::Column::Id,
+            older(Expr::col(pii_read::Column::Id), IdKind::PiiRead),
+        ),
+        Kept::ReceiptFiles => over(
+            receipt::Entity,
+            receipt::Column::Id,
+            receipt::Column::Id,
+            older(Expr::col(receipt::Column::Id), IdKind::Receipt)
+                .add(receipt::Column::Content.ne(""))
+                .add(receipt::Column::Status.ne(entities::enums::ReceiptStatus::Processing)),
+        ),
+    }
+}
+
+/// The ids of at most `limit` rows of `kept` that are due, oldest first.
 async fn due_ids(
     db: &impl ConnectionTrait,
     kept: Kept,
     before: DateTime<Utc>,
     limit: u64,
 ) -> Result<Vec<String>, CoreError> {
-    let ids = match kept {
-        Kept::Events => {
-            event::Entity::find()
-                .select_only()
-                .column(event::Column::Id)
-                .filter(event::Column::Id.lt(id_at(IdKind::Event, before)))
-                .order_by_asc(event::Column::Id)
-                .limit(limit)
-                .into_tuple()
-                .all(db)
-                .await?
-        }
-        Kept::WebhookAttempts => {
-            webhook_attempt::Entity::find()
-                .select_only()
-                .column(webhook_attempt::Column::Id)
-                .filter(webhook_attempt::Column::Id.lt(id_at(IdKind::Attempt, before)))
-                .order_by_asc(webhook_attempt::Column::Id)
-                .limit(limit)
-                .into_tuple()
-                .all(db)
-                .await?
-        }
-        Kept::IdempotentReplies => {
-            idempotency_key::Entity::find()
-                .select_only()
-                .column(idempotency_key::Column::Id)
-                .filter(idempotency_key::Column::CreatedAt.lt(before))
-                .order_by_asc(idempotency_key::Column::CreatedAt)
-                .limit(limit)
-                .into_tuple()
-                .all(db)
-                .await?
-        }
-        Kept::AuditRows => {
-            pii_read::Entity::find()
-                .select_only()
-                .column(pii_read::Column::Id)
-                .filter(pii_read::Column::Id.lt(id_at(IdKind::PiiRead, before)))
-                .order_by_asc(pii_read::Column::Id)
-                .limit(limit)
-                .into_tuple()
-                .all(db)
-                .await?
-        }
-        Kept::ReceiptFiles => {
-            receipt::Entity::find()
-                .select_only()
-                .column(receipt::Column::Id)
-                .filter(receipt::Column::Id.lt(id_at(IdKind::Receipt, before)))
-                .filter(receipt::Column::Content.ne(""))
-                .filter(receipt::Column::Status.ne(entities::enums::ReceiptStatus::Processing))
-                .order_by_asc(receipt::Column::Id)
-                .limit(limit)
-                .into_tuple()
-                .all(db)
-                .await?
-        }
-    };
-    Ok(ids)
+    let DueRows { mut query, id, order } = due_rows(kept, before);
+    query.column(id).order_by(order, Order::Asc).limit(limit);
+    let rows = db.query_all_raw(db.get_database_backend().build(&query)).await?;
+    Ok(rows.iter().map(|row| row.try_get_by_index::<String>(0)).collect::<Result<_, _>>()?)
+}
+
+/// How many rows of `kept` are due.
+async fn count_due(db: &impl ConnectionTrait, kept: Kept, before: DateTime<Utc>) -> Result<u64, CoreError> {
+    use sea_orm::sea_query::ExprTrait as _;
+    let DueRows { mut query, id, .. } = due_rows(kept, before);
+    query.expr(Expr::col(id).count());
+    let row = db.query_one_raw(db.get_database_backend().build(&query)).await?;
+    let count = row.map(|row| row.try_get_by_index::<i64>(0)).transpose()?.unwrap_or(0);
+    Ok(u64::try_from(count).unwrap_or(0))
 }
 
 /// Removes the rows `ids` of `kept` (they are due).
@@ -204,34 +210,7 @@ pub async fn status(
     let mut all = Vec::new();
     for kept in Kept::ALL {
         let before = cutoff(kept, policy, now);
-        let due = match kept {
-            Kept::Events => {
-                event::Entity::find().filter(event::Column::Id.lt(id_at(IdKind::Event, before))).count(db).await?
-            }
-            Kept::WebhookAttempts => {
-                webhook_attempt::Entity::find()
-                    .filter(webhook_attempt::Column::Id.lt(id_at(IdKind::Attempt, before)))
-                    .count(db)
-                    .await?
-            }
-            Kept::IdempotentReplies => {
-                idempotency_key::Entity::find().filter(idempotency_key::Column::CreatedAt.lt(before)).count(db).await?
-            }
-            Kept::AuditRows => {
-                pii_read::Entity::find()
-                    .filter(pii_read::Column::Id.lt(id_at(IdKind::PiiRead, before)))
-                    .count(db)
-                    .await?
-            }
-            Kept::ReceiptFiles => {
-                receipt::Entity::find()
-                    .filter(receipt::Column::Id.lt(id_at(IdKind::Receipt, before)))
-                    .filter(receipt::Column::Content.ne(""))
-                    .filter(receipt::Column::Status.ne(entities::enums::ReceiptStatus::Processing))
-                    .count(db)
-                    .await?
-            }
-        };
+        let due = count_due(db, kept, before).await?;
         all.push(Due { kind: kept.as_str(), kept_for_s: kept.period(policy).as_secs(), due });
     }
     Ok(all)
