@@ -5,13 +5,15 @@
 //! (docs/operations.md#traces).
 //!
 //! Every function goes through OpenTelemetry's global propagator, which the
-//! `sail` binary sets to W3C trace context only when traces are exported
-//! (`SAIL_OTLP_ENDPOINT`). Without it they read and write nothing, so a
-//! deployment without traces pays for a no-op, and a caller's header is
-//! never copied anywhere: only a context parsed by the propagator (a
-//! fixed-size `traceparent`) goes on.
+//! `sail` binary sets to W3C trace context, then calls [`enable`], only when
+//! traces are exported (`SAIL_OTLP_ENDPOINT`). Until then every function
+//! returns at once, so the calls on each request's path cost one atomic
+//! load when traces are off; and a caller's header is never copied
+//! anywhere: only a context parsed by the propagator (a fixed-size
+//! `traceparent`) goes on.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use opentelemetry::propagation::{Extractor, Injector};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
@@ -19,10 +21,25 @@ use tracing_opentelemetry::OpenTelemetrySpanExt;
 /// The W3C header (and metadata key, and stored field) that carries a trace.
 pub const TRACEPARENT: &str = "traceparent";
 
+/// Whether this process exports traces.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Turns the carrying on: called once the global propagator is set.
+pub fn enable() {
+    ENABLED.store(true, Ordering::Relaxed);
+}
+
+fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
 /// Makes the trace context in `headers` (an HTTP request's, or a gRPC
 /// call's metadata as HTTP/2 headers) the parent of `span`. A request
 /// without one, or with one that does not parse, keeps `span` a root.
 pub fn adopt_from_headers(span: &tracing::Span, headers: &http::HeaderMap) {
+    if !enabled() {
+        return;
+    }
     let parent = opentelemetry::global::get_text_map_propagator(|p| p.extract(&HeaderCarrier(headers)));
     // Fails only when no OpenTelemetry layer is installed: nothing to do.
     let _ = span.set_parent(parent);
@@ -30,6 +47,9 @@ pub fn adopt_from_headers(span: &tracing::Span, headers: &http::HeaderMap) {
 
 /// Makes a stored `traceparent` (see [`current`]) the parent of `span`.
 pub fn adopt_stored(span: &tracing::Span, traceparent: Option<&str>) {
+    if !enabled() {
+        return;
+    }
     if let Some(parent) = traceparent.map(stored) {
         let _ = span.set_parent(parent);
     }
@@ -39,6 +59,9 @@ pub fn adopt_stored(span: &tracing::Span, traceparent: Option<&str>) {
 /// several requests at once, which can have only one parent.
 pub fn link_stored(span: &tracing::Span, traceparent: Option<&str>) {
     use opentelemetry::trace::TraceContextExt;
+    if !enabled() {
+        return;
+    }
     let Some(linked) = traceparent.map(stored) else { return };
     let linked = linked.span().span_context().clone();
     if linked.is_valid() {
@@ -55,6 +78,9 @@ fn stored(traceparent: &str) -> opentelemetry::Context {
 /// The current span's context as a `traceparent` value, for a row that work
 /// started later will pick up; `None` when traces are off.
 pub fn current() -> Option<String> {
+    if !enabled() {
+        return None;
+    }
     let context = tracing::Span::current().context();
     let mut carrier = HashMap::new();
     opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&context, &mut carrier));
@@ -63,6 +89,9 @@ pub fn current() -> Option<String> {
 
 /// Puts the current span's context into a gRPC call's metadata.
 pub fn inject_current(metadata: &mut tonic::metadata::MetadataMap) {
+    if !enabled() {
+        return;
+    }
     let context = tracing::Span::current().context();
     opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&context, &mut MetadataCarrier(metadata)));
 }

@@ -53,5 +53,6 @@ where
     let provider = SdkTracerProvider::builder().with_resource(resource).with_batch_exporter(exporter).build();
     let tracer = provider.tracer("sail");
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+    sail_api::trace_context::enable();
     Ok((tracing_opentelemetry::layer().with_tracer(tracer), Exporter(provider)))
 }
