@@ -42,106 +42,123 @@ fn sample(partner_id: &str, kind: EventType, user_id: &str) -> Result<NewEvent, 
     let job_id = new_id(IdKind::Job);
     let session_id = new_id(IdKind::HostedSession);
     let counts = Some(pb::EventCounts { eligible: 1, ineligible: 0, needs_review: 0 });
-    let of = |data: &dyn ErasedData| data.event(partner_id);
     match kind {
-        EventType::TransactionsIngested => of(&pb::TransactionsIngestedData {
-            user_id,
-            connection_id,
-            job_id,
-            accepted: 1,
-            duplicates_updated: 0,
-            counts,
-            failed: None,
-        }),
-        EventType::ConnectionSynced => of(&pb::ConnectionSyncedData {
-            user_id,
-            connection_id,
-            r#type: "card".to_string(),
-            job_id,
-            accepted: 1,
-            duplicates_updated: 0,
-            counts,
-            accounts: 0,
-        }),
-        EventType::ConnectionError => of(&pb::ConnectionErrorData {
-            connection_id,
-            user_id,
-            r#type: "card".to_string(),
-            error: Some(pb::EventConnectionError {
-                code: "login_required".to_string(),
-                message: "The provider needs the user to sign in again. Open a reconnect hosted session to fix it."
-                    .to_string(),
-                recoverable: true,
-            }),
-        }),
-        EventType::ConnectionRecovered => of(&pb::ConnectionRecoveredData {
-            connection_id,
-            user_id,
-            r#type: "card".to_string(),
-            hosted_session_id: session_id,
-        }),
-        EventType::ExpenseReadjudicated => of(&pb::ExpenseReadjudicatedData {
-            expense_id: new_id(IdKind::Expense),
-            user_id,
-            receipt_id: new_id(IdKind::Receipt),
-            before: Some(pb::ExpenseBefore { status: "needs_review".to_string() }),
-            after: Some(pb::ExpenseAfter {
-                status: "eligible".to_string(),
-                eligible_amount: Some(12.5),
-                reason: Some(pb::EventOptionalReason {
-                    code: Some("receipt_lines_eligible".to_string()),
-                    message: Some("Every line of the receipt is eligible.".to_string()),
+        EventType::TransactionsIngested => NewEvent::of(
+            partner_id,
+            &pb::TransactionsIngestedData {
+                user_id,
+                connection_id,
+                job_id,
+                accepted: 1,
+                duplicates_updated: 0,
+                counts,
+                failed: None,
+            },
+        ),
+        EventType::ConnectionSynced => NewEvent::of(
+            partner_id,
+            &pb::ConnectionSyncedData {
+                user_id,
+                connection_id,
+                r#type: "card".to_string(),
+                job_id,
+                accepted: 1,
+                duplicates_updated: 0,
+                counts,
+                accounts: 0,
+            },
+        ),
+        EventType::ConnectionError => NewEvent::of(
+            partner_id,
+            &pb::ConnectionErrorData {
+                connection_id,
+                user_id,
+                r#type: "card".to_string(),
+                error: Some(pb::EventConnectionError {
+                    code: "login_required".to_string(),
+                    message: "The provider needs the user to sign in again. Open a reconnect hosted session to fix it."
+                        .to_string(),
+                    recoverable: true,
                 }),
-            }),
-        }),
-        EventType::ReceiptUnreadable => of(&pb::ReceiptUnreadableData {
-            receipt_id: new_id(IdKind::Receipt),
-            expense_id: new_id(IdKind::Expense),
-            user_id,
-            reason: Some(pb::EventReason {
-                code: "no_text".to_string(),
-                message: "No text could be read from the file.".to_string(),
-            }),
-        }),
-        EventType::JobFailed => of(&pb::JobFailedData {
-            job_id,
-            kind: "ingest_transactions".to_string(),
-            user_id: Some(user_id),
-            connection_id: Some(connection_id),
-            attempts: 5,
-            error: Some(pb::EventReason {
-                code: "attempts_exhausted".to_string(),
-                message: "The job failed 5 times; Sail stopped trying. Push the rows again to retry.".to_string(),
-            }),
-        }),
-        EventType::HostedSessionCompleted => of(&pb::HostedSessionCompletedData {
-            hosted_session_id: session_id,
-            user_id,
-            flow: "connect_account".to_string(),
-            connection_id: Some(connection_id),
-            expense_id: None,
-            receipt_id: None,
-        }),
-        EventType::HostedSessionLoginFailed => of(&pb::HostedSessionLoginFailedData {
-            hosted_session_id: session_id,
-            user_id,
-            flow: "connect_account".to_string(),
-            reason: "invalid_credentials".to_string(),
-        }),
-        EventType::UserDeactivated => of(&pb::UserDeactivatedData { user_id }),
-        EventType::UserReactivated => of(&pb::UserReactivatedData { user_id, syncs_queued: 0 }),
-        EventType::UserDeleted => of(&pb::UserDeletedData { user_id, connection_ids: vec![connection_id] }),
-    }
-}
-
-/// An event's data message, whatever its type.
-trait ErasedData {
-    fn event(&self, partner_id: &str) -> Result<NewEvent, CoreError>;
-}
-
-impl<D: outbox::EventData> ErasedData for D {
-    fn event(&self, partner_id: &str) -> Result<NewEvent, CoreError> {
-        NewEvent::of(partner_id, self)
+            },
+        ),
+        EventType::ConnectionRecovered => NewEvent::of(
+            partner_id,
+            &pb::ConnectionRecoveredData {
+                connection_id,
+                user_id,
+                r#type: "card".to_string(),
+                hosted_session_id: session_id,
+            },
+        ),
+        EventType::ExpenseReadjudicated => NewEvent::of(
+            partner_id,
+            &pb::ExpenseReadjudicatedData {
+                expense_id: new_id(IdKind::Expense),
+                user_id,
+                receipt_id: new_id(IdKind::Receipt),
+                before: Some(pb::ExpenseBefore { status: "needs_review".to_string() }),
+                after: Some(pb::ExpenseAfter {
+                    status: "eligible".to_string(),
+                    eligible_amount: Some(12.5),
+                    reason: Some(pb::EventOptionalReason {
+                        code: Some("receipt_lines_eligible".to_string()),
+                        message: Some("Every line of the receipt is eligible.".to_string()),
+                    }),
+                }),
+            },
+        ),
+        EventType::ReceiptUnreadable => NewEvent::of(
+            partner_id,
+            &pb::ReceiptUnreadableData {
+                receipt_id: new_id(IdKind::Receipt),
+                expense_id: new_id(IdKind::Expense),
+                user_id,
+                reason: Some(pb::EventReason {
+                    code: "no_text".to_string(),
+                    message: "No text could be read from the file.".to_string(),
+                }),
+            },
+        ),
+        EventType::JobFailed => NewEvent::of(
+            partner_id,
+            &pb::JobFailedData {
+                job_id,
+                kind: "ingest_transactions".to_string(),
+                user_id: Some(user_id),
+                connection_id: Some(connection_id),
+                attempts: 5,
+                error: Some(pb::EventReason {
+                    code: "attempts_exhausted".to_string(),
+                    message: "The job failed 5 times; Sail stopped trying. Push the rows again to retry.".to_string(),
+                }),
+            },
+        ),
+        EventType::HostedSessionCompleted => NewEvent::of(
+            partner_id,
+            &pb::HostedSessionCompletedData {
+                hosted_session_id: session_id,
+                user_id,
+                flow: "connect_account".to_string(),
+                connection_id: Some(connection_id),
+                expense_id: None,
+                receipt_id: None,
+            },
+        ),
+        EventType::HostedSessionLoginFailed => NewEvent::of(
+            partner_id,
+            &pb::HostedSessionLoginFailedData {
+                hosted_session_id: session_id,
+                user_id,
+                flow: "connect_account".to_string(),
+                reason: "invalid_credentials".to_string(),
+            },
+        ),
+        EventType::UserDeactivated => NewEvent::of(partner_id, &pb::UserDeactivatedData { user_id }),
+        EventType::UserReactivated => NewEvent::of(partner_id, &pb::UserReactivatedData { user_id, syncs_queued: 0 }),
+        EventType::UserDeleted => {
+            NewEvent::of(partner_id, &pb::UserDeletedData { user_id, connection_ids: vec![connection_id] })
+        }
     }
 }
 
