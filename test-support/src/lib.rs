@@ -124,26 +124,14 @@ impl TestDb {
     /// `pools` (the cores') are closed for good.
     #[allow(dead_code)]
     pub async fn cut_off(&self, pools: &[&DatabaseConnection]) {
-        match &self.admin_url {
-            Some(admin_url) => {
-                let admin = Database::connect(admin_url).await.expect("connect to the PostgreSQL test server");
-                let name = &self.name;
-                admin
-                    .execute_unprepared(&format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"))
-                    .await
-                    .expect("refuse connections");
-                admin
-                    .execute_unprepared(&format!(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-                    ))
-                    .await
-                    .expect("terminate connections");
-                admin.close().await.ok();
-            }
-            None => {
-                for pool in pools {
-                    pool.close_by_ref().await.expect("close the pool");
-                }
+        let name = &self.name;
+        let statements = [
+            format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS false"),
+            format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"),
+        ];
+        if !self.as_server_admin(&statements).await {
+            for pool in pools {
+                pool.close_by_ref().await.expect("close the pool");
             }
         }
     }
@@ -152,13 +140,18 @@ impl TestDb {
     /// connections again. `false` on SQLite, whose closed pool stays closed.
     #[allow(dead_code)]
     pub async fn reconnectable(&self) -> bool {
+        let name = &self.name;
+        self.as_server_admin(&[format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true")]).await
+    }
+
+    /// Runs `statements` on the PostgreSQL server as its administrator;
+    /// `false` (and nothing run) on SQLite.
+    async fn as_server_admin(&self, statements: &[String]) -> bool {
         let Some(admin_url) = &self.admin_url else { return false };
         let admin = Database::connect(admin_url).await.expect("connect to the PostgreSQL test server");
-        let name = &self.name;
-        admin
-            .execute_unprepared(&format!("ALTER DATABASE \"{name}\" WITH ALLOW_CONNECTIONS true"))
-            .await
-            .expect("allow connections");
+        for statement in statements {
+            admin.execute_unprepared(statement).await.unwrap_or_else(|err| panic!("{statement}: {err}"));
+        }
         admin.close().await.ok();
         true
     }
