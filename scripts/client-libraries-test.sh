@@ -57,9 +57,7 @@ echo "python client: ok"
 echo "== TypeScript"
 # The declarations against the generated schema, with the pinned compiler
 # scripts/generate-clients.sh installs.
-"$repo/scripts/generate-clients.sh" --check >/dev/null
-tools="$CARGO_TARGET_DIR/client-tools/typescript/node_modules"
-[ -d "$tools" ] || tools="$repo/target/client-tools/typescript/node_modules"
+tools="$("$repo/scripts/generate-clients.sh" --tools | tail -1)"
 mkdir -p "$work/ts-check"
 cp -r "$repo/clients/typescript/src" "$repo/clients/typescript/test" "$repo/clients/typescript/tsconfig.json" "$work/ts-check/"
 ln -s "$tools" "$work/ts-check/node_modules"

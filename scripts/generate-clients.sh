@@ -8,9 +8,18 @@
 #
 #   scripts/generate-clients.sh           # rewrite the generated code
 #   scripts/generate-clients.sh --check   # fail if it is stale
+#   scripts/generate-clients.sh --tools   # install the pinned tools, print where
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
+# TypeScript: openapi-typescript and the compiler, pinned, installed once
+# under target/ (`--tools` stops here: the client test uses the compiler).
+ts_tools="$repo/target/client-tools/typescript"
+if [ ! -x "$ts_tools/node_modules/.bin/openapi-typescript" ] || [ ! -d "$ts_tools/node_modules/@types/node" ]; then
+  mkdir -p "$ts_tools"
+  (cd "$ts_tools" && npm install --no-audit --no-fund --silent --no-save openapi-typescript@7.6.1 typescript@5.7.3 @types/node@20.17.19 >/dev/null)
+fi
+[ "${1:-}" = "--tools" ] && { echo "$ts_tools/node_modules"; exit 0; }
 # The generator formats with ruff: both pinned, so the same document
 # always generates the same bytes.
 generator_version="0.29.1"
@@ -32,12 +41,6 @@ if grep -qiE "warning|error|could not|skipp" "$work/generate.log"; then
 fi
 # The generator formats its output with ruff, which leaves a cache behind.
 rm -rf "$work/python/.ruff_cache"
-# TypeScript: openapi-typescript, pinned, installed once under target/.
-ts_tools="$repo/target/client-tools/typescript"
-if [ ! -x "$ts_tools/node_modules/.bin/openapi-typescript" ] || [ ! -d "$ts_tools/node_modules/@types/node" ]; then
-  mkdir -p "$ts_tools"
-  (cd "$ts_tools" && npm install --no-audit --no-fund --silent --no-save openapi-typescript@7.6.1 typescript@5.7.3 @types/node@20.17.19 >/dev/null)
-fi
 "$ts_tools/node_modules/.bin/openapi-typescript" docs/openapi.json -o "$work/schema.d.ts" > "$work/generate-ts.log" 2>&1 ||
   { cat "$work/generate-ts.log"; exit 1; }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+import functools
 import importlib
 import inspect
 import mimetypes
@@ -35,6 +36,12 @@ for _module in pkgutil.walk_packages(api.__path__, api.__name__ + "."):
 DEFAULT_BASE_URL = "http://127.0.0.1:8080/api/v1"
 
 T = TypeVar("T")
+
+
+@functools.cache
+def _signature(operation: types.ModuleType) -> inspect.Signature:
+    """A generated operation's parameters, read once."""
+    return inspect.signature(operation.sync_detailed)
 
 
 def _coerce(annotation: Any, value: Any) -> Any:
@@ -327,7 +334,7 @@ class Client:
 
     def _call(self, operation: types.ModuleType, path: tuple, body: Any, query: dict) -> Any:
         """Calls one generated operation; raises the refusal as an ApiError."""
-        signature = inspect.signature(operation.sync_detailed)
+        signature = _signature(operation)
         kwargs: dict[str, Any] = {}
         if "sail_user_token" in signature.parameters:
             query = {**query, "sail_user_token": query.get("sail_user_token") or self.user_token}
