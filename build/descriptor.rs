@@ -37,11 +37,49 @@ pub struct DescriptorProto {
     pub options: Option<MessageOptions>,
 }
 
-/// A message's options: Sail's `(sail.v1.event)` (proto/sail/v1/rest.proto).
+/// A message's options: Sail's `(sail.v1.event)` and `(sail.v1.variants)`
+/// (proto/sail/v1/rest.proto).
 #[derive(Clone, PartialEq, Message)]
 pub struct MessageOptions {
     #[prost(string, optional, tag = "51004")]
     pub event: Option<String>,
+    #[prost(message, optional, tag = "51006")]
+    pub variants: Option<Variants>,
+}
+
+/// `sail.v1.Variants`: a message's shapes by the value of one field.
+#[derive(Clone, PartialEq, Message)]
+pub struct Variants {
+    #[prost(string, tag = "1")]
+    pub discriminator: String,
+    #[prost(message, repeated, tag = "2")]
+    pub variant: Vec<Variant>,
+}
+
+/// `sail.v1.Variant`: one shape.
+#[derive(Clone, PartialEq, Message)]
+pub struct Variant {
+    #[prost(string, tag = "1")]
+    pub when: String,
+    #[prost(string, tag = "2")]
+    pub description: String,
+    #[prost(string, repeated, tag = "3")]
+    pub omit: Vec<String>,
+    #[prost(string, repeated, tag = "4")]
+    pub require: Vec<String>,
+    #[prost(message, repeated, tag = "5")]
+    pub field: Vec<FieldShape>,
+}
+
+/// `sail.v1.FieldShape`: a field's schema in one shape.
+#[derive(Clone, PartialEq, Message)]
+pub struct FieldShape {
+    #[prost(string, tag = "1")]
+    pub name: String,
+    #[prost(string, tag = "2")]
+    pub message: String,
+    #[prost(string, repeated, tag = "3")]
+    pub r#enum: Vec<String>,
 }
 
 /// `FieldDescriptorProto.Type` values the API uses.
@@ -269,6 +307,8 @@ pub struct MessageInfo {
     /// The webhook event type whose data it is, for the messages of
     /// proto/sail/v1/events.proto.
     pub event: Option<String>,
+    /// Its shapes by a discriminator's value, when it declares them.
+    pub variants: Option<Variants>,
 }
 
 /// Everything the build reads from the compiled descriptors.
@@ -305,9 +345,10 @@ impl Api {
                     .map(|(j, f)| (f.clone(), comment(&[4, i as i32, 2, j as i32])))
                     .collect();
                 let event = message.options.as_ref().and_then(|o| o.event.clone());
+                let variants = message.options.as_ref().and_then(|o| o.variants.clone());
                 api.messages.insert(
                     format!(".{package}.{name}"),
-                    MessageInfo { name, comment: comment(&[4, i as i32]), fields, event },
+                    MessageInfo { name, comment: comment(&[4, i as i32]), fields, event, variants },
                 );
             }
             if package != "sail.v1" {

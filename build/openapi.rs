@@ -182,13 +182,194 @@ fn reachable(api: &Api, roots: impl IntoIterator<Item = String>) -> Result<BTree
         if !seen.insert(name.clone()) {
             continue;
         }
-        for (field, _) in &api.message(&name)?.fields {
+        let message = api.message(&name)?;
+        for (field, _) in &message.fields {
             if field.kind() == field_type::MESSAGE {
                 stack.push(field.type_name.clone().unwrap_or_default());
             }
         }
+        for variant in message.variants.iter().flat_map(|v| &v.variant) {
+            stack.extend(variant.field.iter().filter(|s| !s.message.is_empty()).map(|s| full_message_name(&s.message)));
+        }
     }
     Ok(seen)
+}
+
+/// `sail.v1.X` (as a `FieldShape` names a message) → `.sail.v1.X`.
+fn full_message_name(name: &str) -> String {
+    format!(".{}", name.trim_start_matches('.'))
+}
+
+/// `connect_account` → `ConnectAccount`, for a shape's schema name.
+fn pascal_case(value: &str) -> String {
+    value
+        .split(['_', '-', '.'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map(|first| first.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The schema without `null` among the values it admits: a field a shape
+/// requires.
+fn not_null(schema: &mut Value) {
+    if let Some(Value::Array(choices)) = schema.get("anyOf") {
+        let rest: Vec<Value> = choices.iter().filter(|c| **c != json!({"type": "null"})).cloned().collect();
+        if let [only] = rest.as_slice() {
+            let description = schema.get("description").cloned();
+            *schema = only.clone();
+            if let Some(description) = description {
+                schema["description"] = description;
+            }
+        }
+    }
+    if let Some(Value::Array(kinds)) = schema.get("type") {
+        let kinds: Vec<Value> = kinds.iter().filter(|k| *k != "null").cloned().collect();
+        schema["type"] = if kinds.len() == 1 { kinds[0].clone() } else { Value::Array(kinds) };
+    }
+    if let Some(Value::Array(values)) = schema.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+}
+
+/// Whether every field of `shape` is a field of `of` with the same name,
+/// type and cardinality: a message a `FieldShape` may stand in with.
+fn fields_subset(api: &Api, shape: &str, of: &str) -> Result<(), String> {
+    let original = api.message(of)?;
+    for (field, _) in &api.message(shape)?.fields {
+        let same = original.fields.iter().any(|(o, _)| {
+            o.name() == field.name()
+                && o.kind() == field.kind()
+                && o.is_repeated() == field.is_repeated()
+                && o.type_name == field.type_name
+        });
+        if !same {
+            return Err(format!("{shape}.{} is not a field of {of} of the same type", field.name()));
+        }
+    }
+    Ok(())
+}
+
+/// The schemas of a request message: its own, or, when it declares
+/// `(sail.v1.variants)` (proto/sail/v1/rest.proto), one schema per value of
+/// its discriminator (named after the message and the value) with its own
+/// being their `oneOf` with an OpenAPI `discriminator`. A declaration that
+/// does not match the message fails the build.
+pub fn request_schemas(api: &Api, full_name: &str, path_bound: &[String]) -> Result<Vec<(String, Value)>, String> {
+    let base = message_schema(api, full_name, true, path_bound)?;
+    let message = api.message(full_name)?;
+    let short = short_name(full_name);
+    let Some(variants) = &message.variants else {
+        return Ok(vec![(short.to_string(), base)]);
+    };
+    let at = |what: String| format!("{full_name} (sail.v1.variants): {what}");
+    let field_named = |name: &str| {
+        message.fields.iter().map(|(f, _)| f).find(|f| f.name() == name).ok_or_else(|| at(format!("no field {name}")))
+    };
+    let discriminator = field_named(&variants.discriminator)?;
+    let mut values = discriminator.rule().r#enum;
+    if discriminator.kind() != field_type::STRING || discriminator.is_repeated() || !discriminator.required() {
+        return Err(at("the discriminator must be a required string field".into()));
+    }
+    let mut whens: Vec<String> = variants.variant.iter().map(|v| v.when.clone()).collect();
+    values.sort();
+    whens.sort();
+    if values.is_empty() || values != whens {
+        return Err(at(format!("each value of {:?} needs exactly one variant; the variants are {whens:?}", values)));
+    }
+    let base_required: Vec<String> = base
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut schemas = Vec::new();
+    let mut refs = Vec::new();
+    let mut mapping = Map::new();
+    for variant in &variants.variant {
+        let at = |what: String| at(format!("variant {}: {what}", variant.when));
+        if variant.description.is_empty() {
+            return Err(at("no description".into()));
+        }
+        let mut schema = base.clone();
+        let mut required = base_required.clone();
+        let properties =
+            schema.get_mut("properties").and_then(Value::as_object_mut).ok_or_else(|| at("no properties".into()))?;
+        let tag = &mut properties[&variants.discriminator];
+        let description = tag.get("description").cloned();
+        *tag = json!({"type": "string", "const": variant.when});
+        if let Some(description) = description {
+            tag["description"] = description;
+        }
+        for name in &variant.omit {
+            let field = field_named(name)?;
+            if field.required() || *name == variants.discriminator || variant.require.contains(name) {
+                return Err(at(format!("{name} is required; it cannot be omitted")));
+            }
+            properties.remove(name);
+        }
+        for name in &variant.require {
+            field_named(name)?;
+            let property = properties.get_mut(name).ok_or_else(|| at(format!("{name} is not in the request body")))?;
+            not_null(property);
+            required.push(name.clone());
+        }
+        for shape in &variant.field {
+            let field = field_named(&shape.name)?;
+            let property = properties
+                .get_mut(&shape.name)
+                .ok_or_else(|| at(format!("{} is not in the request body", shape.name)))?;
+            if !shape.message.is_empty() {
+                let own = field.type_name.clone().unwrap_or_default();
+                if field.kind() != field_type::MESSAGE || field.is_repeated() {
+                    return Err(at(format!("{} is not a singular message field", shape.name)));
+                }
+                let stand_in = full_message_name(&shape.message);
+                fields_subset(api, &stand_in, &own).map_err(at)?;
+                let reference = json!({"$ref": format!("#/components/schemas/{}", short_name(&stand_in))});
+                let description = property.get("description").cloned();
+                *property = if required.contains(&shape.name) {
+                    reference
+                } else {
+                    json!({"anyOf": [reference, {"type": "null"}]})
+                };
+                if let Some(description) = description {
+                    property["description"] = description;
+                }
+            }
+            if !shape.r#enum.is_empty() {
+                let own = field.rule().r#enum;
+                if let Some(stray) = shape.r#enum.iter().find(|v| !own.contains(v)) {
+                    return Err(at(format!("{stray} is not a value of {}", shape.name)));
+                }
+                let target = if property.get("items").is_some() { &mut property["items"] } else { property };
+                let nullable = target.get("enum").and_then(Value::as_array).is_some_and(|v| v.contains(&Value::Null));
+                let mut values = json!(shape.r#enum);
+                if nullable && let Some(values) = values.as_array_mut() {
+                    values.push(Value::Null);
+                }
+                target["enum"] = values;
+            }
+        }
+        required.retain(|name| properties.contains_key(name));
+        required.dedup();
+        schema["required"] = json!(required);
+        schema["description"] = json!(variant.description);
+        let name = format!("{short}{}", pascal_case(&variant.when));
+        let reference = format!("#/components/schemas/{name}");
+        refs.push(json!({"$ref": reference}));
+        mapping.insert(variant.when.clone(), json!(reference));
+        schemas.push((name, schema));
+    }
+    let mut union = json!({
+        "oneOf": refs,
+        "discriminator": {"propertyName": variants.discriminator, "mapping": mapping},
+    });
+    if !message.comment.is_empty() {
+        union["description"] = json!(message.comment);
+    }
+    schemas.insert(0, (short.to_string(), union));
+    Ok(schemas)
 }
 
 /// The schema of a message. Request messages list their required fields and
@@ -475,6 +656,9 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
     let responses = reachable(api, ops.iter().map(|o| o.method.output.clone()))?;
     let mut schemas = Map::new();
     for name in &responses {
+        if api.message(name)?.variants.is_some() {
+            return Err(format!("{name} is a response; only request messages declare (sail.v1.variants)"));
+        }
         schemas.insert(short_name(name).to_string(), message_schema(api, name, false, &[])?);
     }
     for name in &requests {
@@ -483,7 +667,11 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
         }
         let bound: Vec<String> =
             ops.iter().filter(|o| &o.method.input == name).flat_map(|o| o.path_params.clone()).collect();
-        schemas.insert(short_name(name).to_string(), message_schema(api, name, true, &bound)?);
+        for (schema_name, schema) in request_schemas(api, name, &bound)? {
+            if schemas.insert(schema_name.clone(), schema).is_some() {
+                return Err(format!("two schemas are named {schema_name}"));
+            }
+        }
     }
     let (webhooks, event_data) = webhooks(api, &requests, &mut schemas)?;
     // `Event.data` is one of the events' data objects.

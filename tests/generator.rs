@@ -112,3 +112,36 @@ fn a_post_that_does_not_honour_idempotency_keys_fails_the_build() {
     assert!(err.contains("/sail.v1.Refused/CreateThing"), "{err}");
     assert!(err.contains("option (sail.v1.idempotent) = true"), "{err}");
 }
+
+#[test]
+fn variants_become_one_schema_per_value_under_a_discriminator() {
+    let api = compile("variants");
+    let schemas: std::collections::BTreeMap<String, serde_json::Value> =
+        openapi::request_schemas(&api, ".sail.v1.Pick", &[]).unwrap().into_iter().collect();
+    insta::assert_snapshot!("variants", serde_json::to_string_pretty(&schemas).unwrap());
+    let union = &schemas["Pick"];
+    assert_eq!(union["discriminator"]["propertyName"], "kind");
+    assert_eq!(union["discriminator"]["mapping"]["detailed"], "#/components/schemas/PickDetailed");
+    let plain = &schemas["PickPlain"];
+    assert!(plain["properties"].get("detail").is_none(), "{plain}");
+    assert_eq!(plain["properties"]["tags"]["items"]["enum"], serde_json::json!(["red"]));
+    assert_eq!(plain["properties"]["kind"]["const"], "plain");
+    let detailed = &schemas["PickDetailed"];
+    assert_eq!(detailed["properties"]["detail"]["$ref"], "#/components/schemas/DetailShape");
+    assert_eq!(detailed["required"], serde_json::json!(["kind", "detail"]));
+}
+
+#[test]
+fn a_variant_declaration_that_does_not_fit_its_message_fails_the_build() {
+    let api = compile("variants");
+    for (message, expected) in [
+        ("MissingVariant", "needs exactly one variant"),
+        ("OmitsRequired", "name is required; it cannot be omitted"),
+        ("StrayValue", "green is not a value of tags"),
+        ("WiderShape", ".sail.v1.Pick.kind is not a field of .sail.v1.Detail"),
+        ("LooseDiscriminator", "the discriminator must be a required string field"),
+    ] {
+        let err = openapi::request_schemas(&api, &format!(".sail.v1.{message}"), &[]).err().unwrap();
+        assert!(err.contains(expected), "{message}: {err}");
+    }
+}

@@ -155,7 +155,13 @@ async fn every_option_rule_scope_and_error_code() {
         ),
     ];
     let mut grpc = HostedSessionsClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    // The document states each flow's options (one schema per flow): what it
+    // calls valid, the core takes past validation, and what the core refuses
+    // as invalid, the document calls invalid.
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let schema = crate::webhooks::document_schema(&document, "CreateHostedSessionRequest");
     for (body, status, code, param) in cases {
+        assert_eq!(schema.is_valid(&body), status != 400, "the document and the core disagree on {body}");
         create(&app, &key, body.clone()).await.assert_error(status, code, param);
         // The same request over gRPC: the same code and param.
         let message: pb::CreateHostedSessionRequest = serde_json::from_value(body).unwrap();

@@ -127,6 +127,29 @@ async fn sandbox_requests_are_validated() {
         Some("provider_id"),
     );
     post(json!({"user_id": their_user, "type": "card"})).await.assert_error(404, "not_found", Some("user_id"));
+    // Each type offers its own products, and the document says which: what
+    // it calls valid links, and what the core refuses it calls invalid.
+    let document: Value = serde_json::from_str(sail_api::OPENAPI_JSON).unwrap();
+    let schema = crate::webhooks::document_schema(&document, "CreateSandboxConnectionRequest");
+    let offered = [
+        ("card", vec!["expenses"]),
+        ("store", vec!["expenses"]),
+        ("benefit_account", vec!["benefit_account", "account_numbers", "identity"]),
+    ];
+    for (kind, products) in &offered {
+        for product in ["expenses", "benefit_account", "account_numbers", "identity"] {
+            let body = json!({"user_id": user, "type": kind, "products": [product]});
+            let reply = post(body.clone()).await;
+            if products.contains(&product) {
+                assert!(schema.is_valid(&body), "the document refuses {body}");
+                assert_eq!(reply.status, 201, "{body}: {}", reply.body);
+                assert_eq!(reply.body["products"], json!([product]));
+            } else {
+                assert!(!schema.is_valid(&body), "the document admits {body}");
+                reply.assert_error(400, "invalid_request", Some("products.0"));
+            }
+        }
+    }
 }
 
 #[tokio::test]

@@ -56,6 +56,54 @@ def _coerce(annotation: Any, value: Any) -> Any:
     return value
 
 
+def _dropped(sent: Any, kept: Any, at: str = "") -> str | None:
+    """The first field of ``sent`` (dotted) that the model ``kept`` left
+    out: a field the request does not take. ``None`` counts as not sent."""
+    if isinstance(sent, dict) and isinstance(kept, dict):
+        for name, value in sent.items():
+            if value is None:
+                continue
+            if name not in kept:
+                return f"{at}{name}"
+            inner = _dropped(value, kept[name], f"{at}{name}.")
+            if inner:
+                return inner
+    if isinstance(sent, list) and isinstance(kept, list):
+        for index, (value, model) in enumerate(zip(sent, kept)):
+            inner = _dropped(value, model, f"{at}{index}.")
+            if inner:
+                return inner
+    return None
+
+
+def _body(name: str, annotation: Any, body: dict) -> Any:
+    """A request body as the generated model the operation takes. Where the
+    document gives a request one shape per value of a field (a hosted
+    session's ``flow``, a sandbox connection's ``type``), the annotation is
+    a union and the shape is the member that takes the body whole; a field
+    no shape takes raises ``TypeError`` naming it, as an unknown keyword
+    argument does."""
+    members = typing.get_args(annotation) if isinstance(annotation, types.UnionType) else (annotation,)
+    # Why each shape refused the body; a shape of another value (the
+    # generated models say "must match const") explains least.
+    refusals: list[TypeError] = []
+    for member in members:
+        try:
+            model = member.from_dict(body)
+        except KeyError as missing:
+            refusals.append(TypeError(f"{name}() is missing the field {missing.args[0]!r}"))
+            continue
+        except (TypeError, ValueError, AttributeError) as wrong:
+            refusals.append(TypeError(f"{name}(): {wrong}"))
+            continue
+        extra = _dropped(body, model.to_dict())
+        if extra is None:
+            return model
+        refusals.append(TypeError(f"{name}() takes no field {extra!r} here"))
+    refusals.sort(key=lambda refusal: "must match const" in str(refusal))
+    raise refusals[0] if refusals else TypeError(f"{name}(): the body matches no shape of the request")
+
+
 class Page(Generic[T]):
     """One page of a list: ``data`` and its ``pagination`` (``total``,
     ``limit``, ``offset``, ``has_more``)."""
@@ -345,8 +393,9 @@ class Client:
                 raise TypeError(f"{operation.__name__.rsplit('.', 1)[-1]}() takes no argument {name!r}")
             kwargs[name] = _coerce(signature.parameters[name].annotation, value)
         if body is not None:
-            model = signature.parameters["body"].annotation
-            kwargs["body"] = body if not isinstance(body, dict) else model.from_dict(body)
+            name = operation.__name__.rsplit(".", 1)[-1]
+            annotation = signature.parameters["body"].annotation
+            kwargs["body"] = body if not isinstance(body, dict) else _body(name, annotation, body)
         response = operation.sync_detailed(*path, client=self._generated, **kwargs)
         if response.status_code >= 400:
             raise _errors.from_response(int(response.status_code), response.content, response.headers)

@@ -256,6 +256,32 @@ def test_each_error_class_comes_from_a_real_refusal():
         assert isinstance(error.value, sail.ApiError) and error.value.request_id
 
 
+def test_a_request_with_a_shape_per_value_takes_only_the_fields_of_its_shape():
+    """A hosted session's options follow its flow and a sandbox
+    connection's products its type: the document gives each value its own
+    schema, so the library types each shape and refuses, before any request,
+    a field the shape does not take."""
+    api = client()
+    user = api.users.create(external_user_id=unique("shapes"))
+    store = api.merchants.list(search="walgreens", limit=1).page().data[0]
+    session = api.hosted_sessions.create(user_id=user.id, flow="connect_account",
+                                         options={"connection_type": "store", "merchant_id": store.id, "modal": True})
+    assert session.options.connection_type.value == "store" and session.options.merchant_id == store.id
+    receipt = api.hosted_sessions.create(user_id=user.id, flow="upload_receipt")
+    assert receipt.flow.value == "upload_receipt"
+    with pytest.raises(TypeError, match="options.merchant_id"):
+        api.hosted_sessions.create(user_id=user.id, flow="connect_account",
+                                   options={"connection_type": "card", "merchant_id": store.id})
+    with pytest.raises(TypeError, match="options.modal"):
+        api.hosted_sessions.create(user_id=user.id, flow="upload_receipt", options={"modal": True})
+    with pytest.raises(TypeError, match="options"):
+        api.hosted_sessions.create(user_id=user.id, flow="reconnect")
+    linked = api.sandbox.create_connection(user_id=user.id, type="card", products=["expenses"])
+    assert [p.value for p in linked.products] == ["expenses"]
+    with pytest.raises(TypeError, match="identity"):
+        api.sandbox.create_connection(user_id=user.id, type="card", products=["identity"])
+
+
 def test_sail_listen_forwards_a_pushed_batch_that_the_library_verifies():
     """`sail listen` (docs/webhooks.md#local-development) brings a real
     push's transactions.ingested to a receiver on this machine, signed with

@@ -1078,6 +1078,43 @@ export interface components {
             /** @description Null when the account has no investments. */
             invested: number | null;
         };
+        /** @description The options of a `connect_account` session. (gRPC carries them as
+         *     HostedSessionOptions; this message only gives the document their shape.) */
+        ConnectAccountOptions: components["schemas"]["ConnectAccountOptionsCard"] | components["schemas"]["ConnectAccountOptionsStore"] | components["schemas"]["ConnectAccountOptionsBenefitAccount"];
+        /** @description Links an HSA/FSA administrator. */
+        ConnectAccountOptionsBenefitAccount: {
+            /** @description With `benefit_account`: skips the administrator choice. */
+            administrator_id?: string | null;
+            /**
+             * @description The kind of connection to make. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            connection_type: "benefit_account";
+            /** @description A layout for an overlay (no page chrome). */
+            modal?: boolean | null;
+        };
+        /** @description Links a card. */
+        ConnectAccountOptionsCard: {
+            /**
+             * @description The kind of connection to make. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            connection_type: "card";
+            /** @description A layout for an overlay (no page chrome). */
+            modal?: boolean | null;
+        };
+        /** @description Links a store login. */
+        ConnectAccountOptionsStore: {
+            /**
+             * @description The kind of connection to make. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            connection_type: "store";
+            /** @description With `store`: skips the merchant choice. */
+            merchant_id?: string | null;
+            /** @description A layout for an overlay (no page chrome). */
+            modal?: boolean | null;
+        };
         Connection: {
             accounts: components["schemas"]["AccountSummary"][];
             /** Format: date-time */
@@ -1172,24 +1209,106 @@ export interface components {
              */
             type: "external";
         };
-        CreateHostedSessionRequest: {
-            /** @enum {string} */
-            flow: "connect_account" | "reconnect" | "upload_receipt";
-            options?: components["schemas"]["HostedSessionOptions"] | null;
+        CreateHostedSessionRequest: components["schemas"]["CreateHostedSessionRequestConnectAccount"] | components["schemas"]["CreateHostedSessionRequestReconnect"] | components["schemas"]["CreateHostedSessionRequestUploadReceipt"];
+        /** @description Links a card, a store login or an HSA/FSA administrator. */
+        CreateHostedSessionRequestConnectAccount: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            flow: "connect_account";
+            options: components["schemas"]["ConnectAccountOptions"];
             user_id: string;
         };
-        CreateSandboxConnectionRequest: {
+        /** @description Repairs a Sail-managed connection in `error`. */
+        CreateHostedSessionRequestReconnect: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            flow: "reconnect";
+            options: components["schemas"]["ReconnectOptions"];
+            user_id: string;
+        };
+        /** @description Attaches a receipt to one of the user's expenses. */
+        CreateHostedSessionRequestUploadReceipt: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            flow: "upload_receipt";
+            options?: components["schemas"]["UploadReceiptOptions"] | null;
+            user_id: string;
+        };
+        CreateSandboxConnectionRequest: components["schemas"]["CreateSandboxConnectionRequestCard"] | components["schemas"]["CreateSandboxConnectionRequestStore"] | components["schemas"]["CreateSandboxConnectionRequestBenefitAccount"];
+        /** @description A sandbox HSA/FSA administrator. */
+        CreateSandboxConnectionRequestBenefitAccount: {
             /** @description The products to enable, as a partner chooses them when it opens a
              *     connect_account session; absent or empty means every product the type
              *     offers (card and store: `expenses`; benefit_account: `benefit_account`,
              *     `account_numbers`, `identity`). A product the type does not offer is
              *     `400 invalid_request` naming it. */
-            products?: ("expenses" | "benefit_account" | "account_numbers" | "identity")[];
+            products?: ("benefit_account" | "account_numbers" | "identity")[];
             /** @description A merchant (store), administrator (benefit_account) or sandbox card
              *     issuer (card) id; defaults to the first of that directory. */
             provider_id?: string | null;
-            /** @enum {string} */
-            type: "card" | "store" | "benefit_account";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "benefit_account";
+            user_id: string;
+            /**
+             * @description `user_good` (the default) links; `user_error` links a connection that
+             *     lands in a recoverable `error`. `user_bad` stands for credentials the
+             *     provider refuses: it is answered `400 invalid_request` naming
+             *     `username`, as a refused login is on the hosted page.
+             * @enum {string|null}
+             */
+            username?: "user_good" | "user_error" | null;
+        };
+        /** @description A sandbox card. */
+        CreateSandboxConnectionRequestCard: {
+            /** @description The products to enable, as a partner chooses them when it opens a
+             *     connect_account session; absent or empty means every product the type
+             *     offers (card and store: `expenses`; benefit_account: `benefit_account`,
+             *     `account_numbers`, `identity`). A product the type does not offer is
+             *     `400 invalid_request` naming it. */
+            products?: "expenses"[];
+            /** @description A merchant (store), administrator (benefit_account) or sandbox card
+             *     issuer (card) id; defaults to the first of that directory. */
+            provider_id?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "card";
+            user_id: string;
+            /**
+             * @description `user_good` (the default) links; `user_error` links a connection that
+             *     lands in a recoverable `error`. `user_bad` stands for credentials the
+             *     provider refuses: it is answered `400 invalid_request` naming
+             *     `username`, as a refused login is on the hosted page.
+             * @enum {string|null}
+             */
+            username?: "user_good" | "user_error" | null;
+        };
+        /** @description A sandbox store login. */
+        CreateSandboxConnectionRequestStore: {
+            /** @description The products to enable, as a partner chooses them when it opens a
+             *     connect_account session; absent or empty means every product the type
+             *     offers (card and store: `expenses`; benefit_account: `benefit_account`,
+             *     `account_numbers`, `identity`). A product the type does not offer is
+             *     `400 invalid_request` naming it. */
+            products?: "expenses"[];
+            /** @description A merchant (store), administrator (benefit_account) or sandbox card
+             *     issuer (card) id; defaults to the first of that directory. */
+            provider_id?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "store";
             user_id: string;
             /**
              * @description `user_good` (the default) links; `user_error` links a connection that
@@ -1789,6 +1908,14 @@ export interface components {
             receipt_id: string;
             user_id: string;
         };
+        /** @description The options of a `reconnect` session. (gRPC carries them as
+         *     HostedSessionOptions; this message only gives the document their shape.) */
+        ReconnectOptions: {
+            /** @description A Sail-managed connection of the user. */
+            connection_id: string;
+            /** @description A layout for an overlay (no page chrome). */
+            modal?: boolean | null;
+        };
         /** @description A pushed batch has been adjudicated. */
         TransactionsIngestedData: {
             /**
@@ -1825,6 +1952,13 @@ export interface components {
              * @enum {string|null}
              */
             status?: "active" | "inactive" | null;
+        };
+        /** @description The options of an `upload_receipt` session. (gRPC carries them as
+         *     HostedSessionOptions; this message only gives the document their shape.) */
+        UploadReceiptOptions: {
+            /** @description The user's expense to attach the receipt to; without it the user picks
+             *     one of their `needs_review` expenses. */
+            expense_id?: string | null;
         };
         User: {
             /**

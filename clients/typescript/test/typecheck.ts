@@ -19,6 +19,20 @@ async function firstAfternoon(sail: Sail): Promise<void> {
   sail.users.list({ status: "asleep" });
   // @ts-expect-error: external_user_id is required
   await sail.users.create({ email: "x@example.com" });
+  // Each flow takes its own options, each connection type its own products.
+  await sail.hostedSessions.create({
+    user_id: user.id,
+    flow: "connect_account",
+    options: { connection_type: "store", merchant_id: "mer_x", modal: true },
+  });
+  await sail.hostedSessions.create({ user_id: user.id, flow: "reconnect", options: { connection_id: bank.id } });
+  // @ts-expect-error: a card takes no merchant
+  await sail.hostedSessions.create({ user_id: user.id, flow: "connect_account", options: { connection_type: "card", merchant_id: "mer_x" } });
+  // @ts-expect-error: reconnect needs its connection
+  await sail.hostedSessions.create({ user_id: user.id, flow: "reconnect" });
+  await sail.sandbox.createConnection({ user_id: user.id, type: "benefit_account", products: ["identity"] });
+  // @ts-expect-error: a card offers no identity
+  await sail.sandbox.createConnection({ user_id: user.id, type: "card", products: ["identity"] });
   try {
     await sail.users.get("usr_x");
   } catch (err) {

@@ -15,6 +15,9 @@ from .address_country_type_3_type_1 import AddressCountryType3Type1
 from .administrator import Administrator
 from .administrator_account_types_item import AdministratorAccountTypesItem
 from .balance import Balance
+from .connect_account_options_benefit_account import ConnectAccountOptionsBenefitAccount
+from .connect_account_options_card import ConnectAccountOptionsCard
+from .connect_account_options_store import ConnectAccountOptionsStore
 from .connection import Connection
 from .connection_error import ConnectionError_
 from .connection_error_data import ConnectionErrorData
@@ -31,22 +34,54 @@ from .contributions_coverage_type_3_type_1 import ContributionsCoverageType3Type
 from .create_connection_request import CreateConnectionRequest
 from .create_connection_request_products_item import CreateConnectionRequestProductsItem
 from .create_connection_request_type import CreateConnectionRequestType
-from .create_hosted_session_request import CreateHostedSessionRequest
-from .create_hosted_session_request_flow import CreateHostedSessionRequestFlow
+from .create_hosted_session_request_connect_account import (
+    CreateHostedSessionRequestConnectAccount,
+)
+from .create_hosted_session_request_reconnect import CreateHostedSessionRequestReconnect
+from .create_hosted_session_request_upload_receipt import (
+    CreateHostedSessionRequestUploadReceipt,
+)
 from .create_receipt_body import CreateReceiptBody
-from .create_sandbox_connection_request import CreateSandboxConnectionRequest
-from .create_sandbox_connection_request_products_item import (
-    CreateSandboxConnectionRequestProductsItem,
+from .create_sandbox_connection_request_benefit_account import (
+    CreateSandboxConnectionRequestBenefitAccount,
 )
-from .create_sandbox_connection_request_type import CreateSandboxConnectionRequestType
-from .create_sandbox_connection_request_username_type_1 import (
-    CreateSandboxConnectionRequestUsernameType1,
+from .create_sandbox_connection_request_benefit_account_products_item import (
+    CreateSandboxConnectionRequestBenefitAccountProductsItem,
 )
-from .create_sandbox_connection_request_username_type_2_type_1 import (
-    CreateSandboxConnectionRequestUsernameType2Type1,
+from .create_sandbox_connection_request_benefit_account_username_type_1 import (
+    CreateSandboxConnectionRequestBenefitAccountUsernameType1,
 )
-from .create_sandbox_connection_request_username_type_3_type_1 import (
-    CreateSandboxConnectionRequestUsernameType3Type1,
+from .create_sandbox_connection_request_benefit_account_username_type_2_type_1 import (
+    CreateSandboxConnectionRequestBenefitAccountUsernameType2Type1,
+)
+from .create_sandbox_connection_request_benefit_account_username_type_3_type_1 import (
+    CreateSandboxConnectionRequestBenefitAccountUsernameType3Type1,
+)
+from .create_sandbox_connection_request_card import CreateSandboxConnectionRequestCard
+from .create_sandbox_connection_request_card_products_item import (
+    CreateSandboxConnectionRequestCardProductsItem,
+)
+from .create_sandbox_connection_request_card_username_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType1,
+)
+from .create_sandbox_connection_request_card_username_type_2_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType2Type1,
+)
+from .create_sandbox_connection_request_card_username_type_3_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType3Type1,
+)
+from .create_sandbox_connection_request_store import CreateSandboxConnectionRequestStore
+from .create_sandbox_connection_request_store_products_item import (
+    CreateSandboxConnectionRequestStoreProductsItem,
+)
+from .create_sandbox_connection_request_store_username_type_1 import (
+    CreateSandboxConnectionRequestStoreUsernameType1,
+)
+from .create_sandbox_connection_request_store_username_type_2_type_1 import (
+    CreateSandboxConnectionRequestStoreUsernameType2Type1,
+)
+from .create_sandbox_connection_request_store_username_type_3_type_1 import (
+    CreateSandboxConnectionRequestStoreUsernameType3Type1,
 )
 from .create_sandbox_event_request import CreateSandboxEventRequest
 from .create_sandbox_event_request_type import CreateSandboxEventRequestType
@@ -158,11 +193,13 @@ from .receipt_line_item import ReceiptLineItem
 from .receipt_line_item_status import ReceiptLineItemStatus
 from .receipt_status import ReceiptStatus
 from .receipt_unreadable_data import ReceiptUnreadableData
+from .reconnect_options import ReconnectOptions
 from .transactions_ingested_data import TransactionsIngestedData
 from .update_user_request import UpdateUserRequest
 from .update_user_request_status_type_1 import UpdateUserRequestStatusType1
 from .update_user_request_status_type_2_type_1 import UpdateUserRequestStatusType2Type1
 from .update_user_request_status_type_3_type_1 import UpdateUserRequestStatusType3Type1
+from .upload_receipt_options import UploadReceiptOptions
 from .user import User
 from .user_deactivated_data import UserDeactivatedData
 from .user_deleted_data import UserDeletedData
@@ -192,6 +229,9 @@ __all__ = (
     "Administrator",
     "AdministratorAccountTypesItem",
     "Balance",
+    "ConnectAccountOptionsBenefitAccount",
+    "ConnectAccountOptionsCard",
+    "ConnectAccountOptionsStore",
     "Connection",
     "ConnectionErrorData",
     "ConnectionError_",
@@ -208,15 +248,25 @@ __all__ = (
     "CreateConnectionRequest",
     "CreateConnectionRequestProductsItem",
     "CreateConnectionRequestType",
-    "CreateHostedSessionRequest",
-    "CreateHostedSessionRequestFlow",
+    "CreateHostedSessionRequestConnectAccount",
+    "CreateHostedSessionRequestReconnect",
+    "CreateHostedSessionRequestUploadReceipt",
     "CreateReceiptBody",
-    "CreateSandboxConnectionRequest",
-    "CreateSandboxConnectionRequestProductsItem",
-    "CreateSandboxConnectionRequestType",
-    "CreateSandboxConnectionRequestUsernameType1",
-    "CreateSandboxConnectionRequestUsernameType2Type1",
-    "CreateSandboxConnectionRequestUsernameType3Type1",
+    "CreateSandboxConnectionRequestBenefitAccount",
+    "CreateSandboxConnectionRequestBenefitAccountProductsItem",
+    "CreateSandboxConnectionRequestBenefitAccountUsernameType1",
+    "CreateSandboxConnectionRequestBenefitAccountUsernameType2Type1",
+    "CreateSandboxConnectionRequestBenefitAccountUsernameType3Type1",
+    "CreateSandboxConnectionRequestCard",
+    "CreateSandboxConnectionRequestCardProductsItem",
+    "CreateSandboxConnectionRequestCardUsernameType1",
+    "CreateSandboxConnectionRequestCardUsernameType2Type1",
+    "CreateSandboxConnectionRequestCardUsernameType3Type1",
+    "CreateSandboxConnectionRequestStore",
+    "CreateSandboxConnectionRequestStoreProductsItem",
+    "CreateSandboxConnectionRequestStoreUsernameType1",
+    "CreateSandboxConnectionRequestStoreUsernameType2Type1",
+    "CreateSandboxConnectionRequestStoreUsernameType3Type1",
     "CreateSandboxEventRequest",
     "CreateSandboxEventRequestType",
     "CreateUserRequest",
@@ -309,11 +359,13 @@ __all__ = (
     "ReceiptLineItemStatus",
     "ReceiptStatus",
     "ReceiptUnreadableData",
+    "ReconnectOptions",
     "TransactionsIngestedData",
     "UpdateUserRequest",
     "UpdateUserRequestStatusType1",
     "UpdateUserRequestStatusType2Type1",
     "UpdateUserRequestStatusType3Type1",
+    "UploadReceiptOptions",
     "User",
     "UserDeactivatedData",
     "UserDeletedData",

@@ -5,7 +5,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_hosted_session_request import CreateHostedSessionRequest
+from ...models.create_hosted_session_request_connect_account import (
+    CreateHostedSessionRequestConnectAccount,
+)
+from ...models.create_hosted_session_request_reconnect import (
+    CreateHostedSessionRequestReconnect,
+)
+from ...models.create_hosted_session_request_upload_receipt import (
+    CreateHostedSessionRequestUploadReceipt,
+)
 from ...models.error import Error
 from ...models.hosted_session import HostedSession
 from ...types import UNSET, Response, Unset
@@ -13,7 +21,9 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    body: CreateHostedSessionRequest,
+    body: CreateHostedSessionRequestConnectAccount
+    | CreateHostedSessionRequestReconnect
+    | CreateHostedSessionRequestUploadReceipt,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -25,7 +35,12 @@ def _get_kwargs(
         "url": "/hosted-sessions",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, CreateHostedSessionRequestConnectAccount) or isinstance(
+        body, CreateHostedSessionRequestReconnect
+    ):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -106,7 +121,9 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreateHostedSessionRequest,
+    body: CreateHostedSessionRequestConnectAccount
+    | CreateHostedSessionRequestReconnect
+    | CreateHostedSessionRequestUploadReceipt,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | HostedSession]:
     """Creates a hosted session and its URL.
@@ -121,7 +138,8 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateHostedSessionRequest):
+        body (CreateHostedSessionRequestConnectAccount | CreateHostedSessionRequestReconnect |
+            CreateHostedSessionRequestUploadReceipt):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +164,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: CreateHostedSessionRequest,
+    body: CreateHostedSessionRequestConnectAccount
+    | CreateHostedSessionRequestReconnect
+    | CreateHostedSessionRequestUploadReceipt,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | HostedSession | None:
     """Creates a hosted session and its URL.
@@ -161,7 +181,8 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateHostedSessionRequest):
+        body (CreateHostedSessionRequestConnectAccount | CreateHostedSessionRequestReconnect |
+            CreateHostedSessionRequestUploadReceipt):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,7 +202,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreateHostedSessionRequest,
+    body: CreateHostedSessionRequestConnectAccount
+    | CreateHostedSessionRequestReconnect
+    | CreateHostedSessionRequestUploadReceipt,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Error | HostedSession]:
     """Creates a hosted session and its URL.
@@ -196,7 +219,8 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateHostedSessionRequest):
+        body (CreateHostedSessionRequestConnectAccount | CreateHostedSessionRequestReconnect |
+            CreateHostedSessionRequestUploadReceipt):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,7 +243,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: CreateHostedSessionRequest,
+    body: CreateHostedSessionRequestConnectAccount
+    | CreateHostedSessionRequestReconnect
+    | CreateHostedSessionRequestUploadReceipt,
     idempotency_key: str | Unset = UNSET,
 ) -> Error | HostedSession | None:
     """Creates a hosted session and its URL.
@@ -234,7 +260,8 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateHostedSessionRequest):
+        body (CreateHostedSessionRequestConnectAccount | CreateHostedSessionRequestReconnect |
+            CreateHostedSessionRequestUploadReceipt):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

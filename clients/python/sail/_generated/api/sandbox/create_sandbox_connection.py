@@ -6,14 +6,24 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.connection import Connection
-from ...models.create_sandbox_connection_request import CreateSandboxConnectionRequest
+from ...models.create_sandbox_connection_request_benefit_account import (
+    CreateSandboxConnectionRequestBenefitAccount,
+)
+from ...models.create_sandbox_connection_request_card import (
+    CreateSandboxConnectionRequestCard,
+)
+from ...models.create_sandbox_connection_request_store import (
+    CreateSandboxConnectionRequestStore,
+)
 from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    body: CreateSandboxConnectionRequest,
+    body: CreateSandboxConnectionRequestBenefitAccount
+    | CreateSandboxConnectionRequestCard
+    | CreateSandboxConnectionRequestStore,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -25,7 +35,12 @@ def _get_kwargs(
         "url": "/sandbox/connections",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, CreateSandboxConnectionRequestCard) or isinstance(
+        body, CreateSandboxConnectionRequestStore
+    ):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -106,7 +121,9 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreateSandboxConnectionRequest,
+    body: CreateSandboxConnectionRequestBenefitAccount
+    | CreateSandboxConnectionRequestCard
+    | CreateSandboxConnectionRequestStore,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Connection | Error]:
     """Links a sandbox provider exactly as a connect_account hosted session would.
@@ -119,7 +136,8 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSandboxConnectionRequest):
+        body (CreateSandboxConnectionRequestBenefitAccount | CreateSandboxConnectionRequestCard |
+            CreateSandboxConnectionRequestStore):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,7 +162,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: CreateSandboxConnectionRequest,
+    body: CreateSandboxConnectionRequestBenefitAccount
+    | CreateSandboxConnectionRequestCard
+    | CreateSandboxConnectionRequestStore,
     idempotency_key: str | Unset = UNSET,
 ) -> Connection | Error | None:
     """Links a sandbox provider exactly as a connect_account hosted session would.
@@ -157,7 +177,8 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSandboxConnectionRequest):
+        body (CreateSandboxConnectionRequestBenefitAccount | CreateSandboxConnectionRequestCard |
+            CreateSandboxConnectionRequestStore):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,7 +198,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: CreateSandboxConnectionRequest,
+    body: CreateSandboxConnectionRequestBenefitAccount
+    | CreateSandboxConnectionRequestCard
+    | CreateSandboxConnectionRequestStore,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Connection | Error]:
     """Links a sandbox provider exactly as a connect_account hosted session would.
@@ -190,7 +213,8 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSandboxConnectionRequest):
+        body (CreateSandboxConnectionRequestBenefitAccount | CreateSandboxConnectionRequestCard |
+            CreateSandboxConnectionRequestStore):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,7 +237,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: CreateSandboxConnectionRequest,
+    body: CreateSandboxConnectionRequestBenefitAccount
+    | CreateSandboxConnectionRequestCard
+    | CreateSandboxConnectionRequestStore,
     idempotency_key: str | Unset = UNSET,
 ) -> Connection | Error | None:
     """Links a sandbox provider exactly as a connect_account hosted session would.
@@ -226,7 +252,8 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
-        body (CreateSandboxConnectionRequest):
+        body (CreateSandboxConnectionRequestBenefitAccount | CreateSandboxConnectionRequestCard |
+            CreateSandboxConnectionRequestStore):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

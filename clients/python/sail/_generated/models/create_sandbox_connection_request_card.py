@@ -1,37 +1,41 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import (
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
 
 from attrs import define as _attrs_define
 
-from ..models.create_sandbox_connection_request_products_item import (
-    CreateSandboxConnectionRequestProductsItem,
+from ..models.create_sandbox_connection_request_card_products_item import (
+    CreateSandboxConnectionRequestCardProductsItem,
 )
-from ..models.create_sandbox_connection_request_type import (
-    CreateSandboxConnectionRequestType,
+from ..models.create_sandbox_connection_request_card_username_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType1,
 )
-from ..models.create_sandbox_connection_request_username_type_1 import (
-    CreateSandboxConnectionRequestUsernameType1,
+from ..models.create_sandbox_connection_request_card_username_type_2_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType2Type1,
 )
-from ..models.create_sandbox_connection_request_username_type_2_type_1 import (
-    CreateSandboxConnectionRequestUsernameType2Type1,
-)
-from ..models.create_sandbox_connection_request_username_type_3_type_1 import (
-    CreateSandboxConnectionRequestUsernameType3Type1,
+from ..models.create_sandbox_connection_request_card_username_type_3_type_1 import (
+    CreateSandboxConnectionRequestCardUsernameType3Type1,
 )
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="CreateSandboxConnectionRequest")
+T = TypeVar("T", bound="CreateSandboxConnectionRequestCard")
 
 
 @_attrs_define
-class CreateSandboxConnectionRequest:
-    """
+class CreateSandboxConnectionRequestCard:
+    """A sandbox card.
+
     Attributes:
-        type_ (CreateSandboxConnectionRequestType):
+        type_ (Literal['card']):
         user_id (str):
-        products (list[CreateSandboxConnectionRequestProductsItem] | Unset): The products to enable, as a partner
+        products (list[CreateSandboxConnectionRequestCardProductsItem] | Unset): The products to enable, as a partner
             chooses them when it opens a
             connect_account session; absent or empty means every product the type
             offers (card and store: `expenses`; benefit_account: `benefit_account`,
@@ -39,28 +43,28 @@ class CreateSandboxConnectionRequest:
             `400 invalid_request` naming it.
         provider_id (None | str | Unset): A merchant (store), administrator (benefit_account) or sandbox card
             issuer (card) id; defaults to the first of that directory.
-        username (CreateSandboxConnectionRequestUsernameType1 | CreateSandboxConnectionRequestUsernameType2Type1 |
-            CreateSandboxConnectionRequestUsernameType3Type1 | None | Unset): `user_good` (the default) links; `user_error`
-            links a connection that
+        username (CreateSandboxConnectionRequestCardUsernameType1 | CreateSandboxConnectionRequestCardUsernameType2Type1
+            | CreateSandboxConnectionRequestCardUsernameType3Type1 | None | Unset): `user_good` (the default) links;
+            `user_error` links a connection that
             lands in a recoverable `error`. `user_bad` stands for credentials the
             provider refuses: it is answered `400 invalid_request` naming
             `username`, as a refused login is on the hosted page.
     """
 
-    type_: CreateSandboxConnectionRequestType
+    type_: Literal["card"]
     user_id: str
-    products: list[CreateSandboxConnectionRequestProductsItem] | Unset = UNSET
+    products: list[CreateSandboxConnectionRequestCardProductsItem] | Unset = UNSET
     provider_id: None | str | Unset = UNSET
     username: (
-        CreateSandboxConnectionRequestUsernameType1
-        | CreateSandboxConnectionRequestUsernameType2Type1
-        | CreateSandboxConnectionRequestUsernameType3Type1
+        CreateSandboxConnectionRequestCardUsernameType1
+        | CreateSandboxConnectionRequestCardUsernameType2Type1
+        | CreateSandboxConnectionRequestCardUsernameType3Type1
         | None
         | Unset
     ) = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_.value
+        type_ = self.type_
 
         user_id = self.user_id
 
@@ -81,12 +85,12 @@ class CreateSandboxConnectionRequest:
         if isinstance(self.username, Unset):
             username = UNSET
         elif (
-            isinstance(self.username, CreateSandboxConnectionRequestUsernameType1)
+            isinstance(self.username, CreateSandboxConnectionRequestCardUsernameType1)
             or isinstance(
-                self.username, CreateSandboxConnectionRequestUsernameType2Type1
+                self.username, CreateSandboxConnectionRequestCardUsernameType2Type1
             )
             or isinstance(
-                self.username, CreateSandboxConnectionRequestUsernameType3Type1
+                self.username, CreateSandboxConnectionRequestCardUsernameType3Type1
             )
         ):
             username = self.username.value
@@ -113,16 +117,18 @@ class CreateSandboxConnectionRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        type_ = CreateSandboxConnectionRequestType(d.pop("type"))
+        type_ = cast(Literal["card"], d.pop("type"))
+        if type_ != "card":
+            raise ValueError(f"type must match const 'card', got '{type_}'")
 
         user_id = d.pop("user_id")
 
         _products = d.pop("products", UNSET)
-        products: list[CreateSandboxConnectionRequestProductsItem] | Unset = UNSET
+        products: list[CreateSandboxConnectionRequestCardProductsItem] | Unset = UNSET
         if _products is not UNSET:
             products = []
             for products_item_data in _products:
-                products_item = CreateSandboxConnectionRequestProductsItem(
+                products_item = CreateSandboxConnectionRequestCardProductsItem(
                     products_item_data
                 )
 
@@ -140,9 +146,9 @@ class CreateSandboxConnectionRequest:
         def _parse_username(
             data: object,
         ) -> (
-            CreateSandboxConnectionRequestUsernameType1
-            | CreateSandboxConnectionRequestUsernameType2Type1
-            | CreateSandboxConnectionRequestUsernameType3Type1
+            CreateSandboxConnectionRequestCardUsernameType1
+            | CreateSandboxConnectionRequestCardUsernameType2Type1
+            | CreateSandboxConnectionRequestCardUsernameType3Type1
             | None
             | Unset
         ):
@@ -153,7 +159,7 @@ class CreateSandboxConnectionRequest:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                username_type_1 = CreateSandboxConnectionRequestUsernameType1(data)
+                username_type_1 = CreateSandboxConnectionRequestCardUsernameType1(data)
 
                 return username_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
@@ -162,7 +168,7 @@ class CreateSandboxConnectionRequest:
                 if not isinstance(data, str):
                     raise TypeError()
                 username_type_2_type_1 = (
-                    CreateSandboxConnectionRequestUsernameType2Type1(data)
+                    CreateSandboxConnectionRequestCardUsernameType2Type1(data)
                 )
 
                 return username_type_2_type_1
@@ -172,16 +178,16 @@ class CreateSandboxConnectionRequest:
                 if not isinstance(data, str):
                     raise TypeError()
                 username_type_3_type_1 = (
-                    CreateSandboxConnectionRequestUsernameType3Type1(data)
+                    CreateSandboxConnectionRequestCardUsernameType3Type1(data)
                 )
 
                 return username_type_3_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(
-                CreateSandboxConnectionRequestUsernameType1
-                | CreateSandboxConnectionRequestUsernameType2Type1
-                | CreateSandboxConnectionRequestUsernameType3Type1
+                CreateSandboxConnectionRequestCardUsernameType1
+                | CreateSandboxConnectionRequestCardUsernameType2Type1
+                | CreateSandboxConnectionRequestCardUsernameType3Type1
                 | None
                 | Unset,
                 data,
@@ -189,7 +195,7 @@ class CreateSandboxConnectionRequest:
 
         username = _parse_username(d.pop("username", UNSET))
 
-        create_sandbox_connection_request = cls(
+        create_sandbox_connection_request_card = cls(
             type_=type_,
             user_id=user_id,
             products=products,
@@ -197,4 +203,4 @@ class CreateSandboxConnectionRequest:
             username=username,
         )
 
-        return create_sandbox_connection_request
+        return create_sandbox_connection_request_card

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CreateSandboxConnectionRequestUsernameType3Type1(StrEnum):
+class CreateSandboxConnectionRequestBenefitAccountUsernameType1(StrEnum):
     USER_ERROR = "user_error"
     USER_GOOD = "user_good"
 

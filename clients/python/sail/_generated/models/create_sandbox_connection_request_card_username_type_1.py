@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CreateSandboxConnectionRequestUsernameType1(StrEnum):
+class CreateSandboxConnectionRequestCardUsernameType1(StrEnum):
     USER_ERROR = "user_error"
     USER_GOOD = "user_good"
 
