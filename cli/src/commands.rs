@@ -252,7 +252,8 @@ async fn serve(
     // core's services in process, with no socket between them.
     let mut in_process = None;
     if let Some((database, core_args, sandbox)) = core_args {
-        let db = database::open(&database.database_url, IfMissing::Create).await?;
+        let pool = core_args.pool.settings(&database.database_url);
+        let db = database::open_with(&database.database_url, IfMissing::Create, &pool).await?;
         let target = database::Target::parse(&database.database_url)?;
         let keyring = crate::encryption::keyring(&core_args.encryption, &target, &db).await?;
         banner.database = Some(target.describe());

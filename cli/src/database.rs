@@ -108,8 +108,17 @@ pub enum IfMissing {
 }
 
 /// Says which database is in use, creates it if it is missing and allowed,
-/// applies migrations, and connects.
+/// applies migrations, and connects with an operator command's pool.
 pub async fn open(database_url: &str, if_missing: IfMissing) -> anyhow::Result<db::DatabaseConnection> {
+    open_with(database_url, if_missing, &db::PoolSettings::operator(database_url)).await
+}
+
+/// [`open`], with the pool `settings` (a serving core's).
+pub async fn open_with(
+    database_url: &str,
+    if_missing: IfMissing,
+    settings: &db::PoolSettings,
+) -> anyhow::Result<db::DatabaseConnection> {
     let target = Target::parse(database_url)?;
     crate::logging::say(&format!("database: {}", target.describe()));
     if !target.exists().await? {
@@ -124,9 +133,16 @@ pub async fn open(database_url: &str, if_missing: IfMissing) -> anyhow::Result<d
             ),
         }
     }
-    let db = db::connect(database_url).await.context("connecting to the database")?;
+    // Migrations run on an operator's pool, with no statement limit: one
+    // over a large table may rightly outlast a serving core's.
+    let operator = db::PoolSettings::operator(database_url);
+    let db = db::connect_with(database_url, &operator).await.context("connecting to the database")?;
     migration::apply(&db).await.context("applying migrations")?;
-    Ok(db)
+    if *settings == operator {
+        return Ok(db);
+    }
+    db.close().await.context("closing the migration pool")?;
+    db::connect_with(database_url, settings).await.context("connecting to the database")
 }
 
 #[cfg(test)]

@@ -180,6 +180,51 @@ pub struct CoreArgs {
     pub encryption: EncryptionArgs,
     #[command(flatten)]
     pub retention: RetentionArgs,
+    #[command(flatten)]
+    pub pool: PoolArgs,
+}
+
+/// The serving core's database pool: its size and its time limits
+/// (docs/operations.md#database-connections). Operator commands keep their
+/// own defaults and do not read these.
+#[derive(Debug, Clone, Args)]
+pub struct PoolArgs {
+    /// Most database connections this process opens (default 20 on
+    /// PostgreSQL, 8 on SQLite). Across a fleet, keep cores × this under the
+    /// server's `max_connections`.
+    #[arg(long, env = "SAIL_DB_MAX_CONNECTIONS", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub db_max_connections: Option<u32>,
+    /// Milliseconds a request waits for a free connection before it is
+    /// answered 503.
+    #[arg(long, env = "SAIL_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub db_acquire_timeout_ms: u64,
+    /// PostgreSQL: milliseconds a statement may run before the server
+    /// cancels it (the request is answered 503); 0: no limit.
+    #[arg(long, env = "SAIL_DB_STATEMENT_TIMEOUT_MS", default_value_t = 30_000)]
+    pub db_statement_timeout_ms: u64,
+    /// PostgreSQL: milliseconds a session may sit idle inside a transaction
+    /// before the server ends it; 0: no limit.
+    #[arg(long, env = "SAIL_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", default_value_t = 60_000)]
+    pub db_idle_in_transaction_timeout_ms: u64,
+    /// Statements slower than this many milliseconds are logged (warn,
+    /// with the request or job they ran for); 0: never.
+    #[arg(long, env = "SAIL_DB_SLOW_STATEMENT_MS", default_value_t = 500)]
+    pub db_slow_statement_ms: u64,
+}
+
+impl PoolArgs {
+    /// The pool settings for `url`: the serving defaults, overridden.
+    pub fn settings(&self, url: &str) -> core_grpc::platform::db::PoolSettings {
+        let defaults = core_grpc::platform::db::PoolSettings::serving(url);
+        let limit = |ms: u64| (ms > 0).then(|| std::time::Duration::from_millis(ms));
+        core_grpc::platform::db::PoolSettings {
+            max_connections: self.db_max_connections.unwrap_or(defaults.max_connections),
+            acquire_timeout: std::time::Duration::from_millis(self.db_acquire_timeout_ms.max(1)),
+            statement_timeout: limit(self.db_statement_timeout_ms),
+            idle_in_transaction_timeout: limit(self.db_idle_in_transaction_timeout_ms),
+            slow_statement: limit(self.db_slow_statement_ms),
+        }
+    }
 }
 
 /// How long what grows without bound is kept (docs/operations.md#retention).

@@ -53,6 +53,11 @@ pub enum CoreError {
     /// An Idempotency-Key reused with another request, or while in flight.
     #[error("{0}")]
     IdempotencyKeyReused(String),
+    /// A request under the same Idempotency-Key is running, or was cut off
+    /// and its reservation has not yet gone stale: `409` with the same code
+    /// as a reused key, and a `Retry-After`, since a retry will succeed.
+    #[error("A request with this Idempotency-Key is still in progress; retry it shortly.")]
+    IdempotencyKeyInProgress,
     /// A user with this external_user_id already exists for the partner.
     /// The message does not repeat the id: it is the partner's personal
     /// identifier for someone, and errors are logged.
@@ -155,6 +160,11 @@ impl CoreError {
             CoreError::IdempotencyKeyReused(_) => {
                 ErrorDetail::new(ErrorCode::IdempotencyKeyReused, self.to_string()).with_param("Idempotency-Key")
             }
+            CoreError::IdempotencyKeyInProgress => {
+                ErrorDetail::new(ErrorCode::IdempotencyKeyReused, self.to_string())
+                    .with_param("Idempotency-Key")
+                    .with_metadata("retry_after", "1")
+            }
             CoreError::UserInactive { .. } => {
                 ErrorDetail::new(ErrorCode::UserInactive, self.to_string()).with_param("user_id")
             }
@@ -169,6 +179,11 @@ impl CoreError {
                     .with_metadata("ratelimit_remaining", "0")
                     .with_metadata("ratelimit_reset", reset.to_string())
             }
+            CoreError::Database(err) if crate::platform::db::is_unavailable(err) => ErrorDetail::new(
+                ErrorCode::ServiceUnavailable,
+                "Sail's database could not be reached for a moment; nothing was applied. Retry, with the same Idempotency-Key.",
+            )
+            .with_metadata("retry_after", "1"),
             CoreError::Database(_) | CoreError::Internal(_) | CoreError::Sealed(_) => {
                 ErrorDetail::new(ErrorCode::InternalError, "An internal error occurred.")
             }
@@ -178,8 +193,14 @@ impl CoreError {
 
 impl From<CoreError> for tonic::Status {
     fn from(err: CoreError) -> Self {
-        if matches!(err, CoreError::Database(_) | CoreError::Internal(_) | CoreError::Sealed(_)) {
-            tracing::error!(error = %err, "internal error");
+        match &err {
+            CoreError::Database(db) if crate::platform::db::is_unavailable(db) => {
+                tracing::warn!(error = %err, "database unavailable: answered 503");
+            }
+            CoreError::Database(_) | CoreError::Internal(_) | CoreError::Sealed(_) => {
+                tracing::error!(error = %err, "internal error");
+            }
+            _ => {}
         }
         err.detail().into_status()
     }

@@ -80,6 +80,16 @@ impl IntoResponse for ApiError {
                 }
             }
         }
+        if self.detail.code == ErrorCode::ServiceUnavailable {
+            // Nothing was applied: the caller may retry, after a second
+            // unless the core named another wait.
+            let wait = header(&self.detail.metadata, "retry_after").unwrap_or(HeaderValue::from_static("1"));
+            headers.insert(http::header::RETRY_AFTER, wait);
+        } else if let Some(wait) = header(&self.detail.metadata, "retry_after") {
+            // Any other refusal a retry will cure says when (an
+            // Idempotency-Key whose first request is still in progress).
+            headers.insert(http::header::RETRY_AFTER, wait);
+        }
         if let Some(allow) = self.allow.and_then(|a| HeaderValue::from_str(&a).ok()) {
             headers.insert(http::header::ALLOW, allow);
         }

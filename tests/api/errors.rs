@@ -229,6 +229,7 @@ async fn a_core_that_is_down_is_a_503_that_leaks_nothing() {
         Reply::from(app.client.get(format!("http://{addr}/api/v1/users")).bearer_auth(&key).send().await.unwrap())
             .await;
     reply.assert_error(503, "service_unavailable", None);
+    assert_eq!(reply.headers["retry-after"], "1");
     assert!(!reply.body.to_string().contains("127.0.0.1"));
     let health = app.client.get(format!("http://{addr}/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 503);

@@ -52,6 +52,26 @@ async fn another_body_with_the_same_key_is_refused() {
 }
 
 #[tokio::test]
+async fn a_key_whose_first_request_never_finished_says_when_to_retry() {
+    use sea_orm::{EntityTrait, sea_query::Expr};
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let body = json!({"external_user_id": "cut-off"});
+    assert_eq!(post_with_key(&app, &key, "idem-cut", "/users", body.clone()).await.status, 201);
+    // As if the first attempt's process died before it kept its reply: the
+    // key is reserved with no reply to replay.
+    entities::idempotency_key::Entity::update_many()
+        .col_expr(entities::idempotency_key::Column::ResponseHex, Expr::value(Option::<String>::None))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let retried = post_with_key(&app, &key, "idem-cut", "/users", body).await;
+    retried.assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
+    assert!(retried.body["error"]["message"].as_str().unwrap().contains("still in progress"), "{}", retried.body);
+    assert_eq!(retried.headers["retry-after"], "1");
+}
+
+#[tokio::test]
 async fn a_failed_request_does_not_use_up_its_key() {
     let app = TestApp::spawn().await;
     let (_, key) = app.partner_key("expenses").await;

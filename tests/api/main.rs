@@ -16,6 +16,7 @@ mod helpers {
 
 mod accounts;
 mod connections;
+mod database;
 mod directory;
 mod errors;
 mod expenses;

@@ -23,9 +23,21 @@ async fn a_serving_app_is_live_healthy_and_ready() {
     assert_eq!(probe(&app, &root, "/readyz").await, (200, json!({"status": "ready", "database": "ok"})));
 }
 
+async fn create_user_keyed(app: &TestApp, key: &str, idempotency_key: &str) -> crate::helpers::Reply {
+    let request = app
+        .client
+        .post(app.url("/users"))
+        .bearer_auth(key)
+        .header("Idempotency-Key", idempotency_key)
+        .json(&json!({"external_user_id": "through-the-outage"}));
+    crate::helpers::Reply::from(request.send().await.unwrap()).await
+}
+
 #[tokio::test]
 async fn a_core_that_loses_its_database_is_not_ready_until_it_is_back() {
     let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let user = app.create_user(&key, "before-the-outage").await;
     let root = app.http_root.clone();
     assert_eq!(probe(&app, &root, "/readyz").await.0, 200);
 
@@ -36,6 +48,21 @@ async fn a_core_that_loses_its_database_is_not_ready_until_it_is_back() {
     assert_eq!(probe(&app, &root, "/healthz").await.0, 503);
     // Liveness stays: restarting the process would not bring the database back.
     assert_eq!(probe(&app, &root, "/livez").await, (200, json!({"status": "ok"})));
+
+    // Calls in the window are refused as retryable, never as a 500: a read,
+    // and a create a partner will retry under the same Idempotency-Key.
+    for reply in [app.get(&key, &format!("/users/{user}")).await, create_user_keyed(&app, &key, "outage-1").await] {
+        reply.assert_error(503, "service_unavailable", None);
+        assert_eq!(reply.headers["retry-after"], "1", "{:?}", reply.headers);
+    }
+    // gRPC callers get UNAVAILABLE with the same code.
+    let mut users =
+        sail_api::pb::users_client::UsersClient::connect(format!("http://{}", app.grpc_addr)).await.unwrap();
+    let mut request = tonic::Request::new(sail_api::pb::GetUserRequest { user_id: user.clone() });
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    let refused = users.get_user(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable, "{refused:?}");
+    assert_eq!(sail_api::ErrorDetail::from_status(&refused).code, sail_api::ErrorCode::ServiceUnavailable);
 
     // On PostgreSQL the server takes connections again, and the same core,
     // never restarted, is ready again once its pool reconnects.
@@ -49,6 +76,13 @@ async fn a_core_that_loses_its_database_is_not_ready_until_it_is_back() {
         })
         .await;
         assert_eq!(ready, json!({"status": "ready", "database": "ok"}));
+        // The refused create, retried, creates once.
+        let created = create_user_keyed(&app, &key, "outage-1").await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let again = create_user_keyed(&app, &key, "outage-1").await;
+        assert_eq!(again.body["id"], created.body["id"]);
+        let listed = app.get(&key, "/users").await;
+        assert_eq!(listed.body["pagination"]["total"], 2, "{}", listed.body);
     }
 }
 

@@ -242,7 +242,7 @@ where
     let collected = match body.collect().await {
         Ok(collected) => collected,
         Err(err) => {
-            release(core, &id).await?;
+            Settle::Release { id }.now_or_later(core).await;
             return Err(CoreError::Internal(format!("reading a reply to keep for its idempotency key: {err}")));
         }
     };
@@ -250,10 +250,21 @@ where
     let succeeded = grpc_status(&parts.headers, trailers.as_ref()).is_some_and(|status| status == "0");
     let bytes = collected.to_bytes();
     let owner = parts.extensions.get::<ReplyOwner>().map(|owner| owner.0.as_str());
-    match message_of(&bytes) {
-        Some(message) if succeeded => keep(core, partner_id, &id, &method, message, owner).await?,
-        _ => release(core, &id).await?,
-    }
+    // The call's answer stands whatever happens to its record: a push that
+    // was applied is answered as applied even when the database went away
+    // before its reply could be kept. Its reservation then holds the key
+    // until it goes stale, and a retry waits for that (`409`, in progress).
+    let settle = match message_of(&bytes) {
+        Some(message) if succeeded => Settle::Keep {
+            partner_id: partner_id.to_string(),
+            id,
+            method,
+            reply: message.to_vec(),
+            owner: owner.map(str::to_string),
+        },
+        _ => Settle::Release { id },
+    };
+    settle.now_or_later(core).await;
     let body = Full::new(bytes).with_trailers(async move { trailers.map(Ok) });
     Ok(Response::from_parts(parts, Body::new(body)))
 }
@@ -273,11 +284,7 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
     let mut content = method.as_bytes().to_vec();
     content.push(0);
     content.extend_from_slice(request);
-    let in_progress = || {
-        CoreError::IdempotencyKeyReused(
-            "A request with this Idempotency-Key is still in progress; retry it shortly.".to_string(),
-        )
-    };
+    let in_progress = || CoreError::IdempotencyKeyInProgress;
 
     if let Some(found) = idempotency_key::Entity::find_by_id(id).one(db).await? {
         let age = (time::now() - found.created_at).to_std().unwrap_or_default();
@@ -353,10 +360,51 @@ async fn keep(
     Ok(())
 }
 
-/// Frees the key of a call that failed, so it may be retried with it.
-async fn release(core: &KeyStore, id: &str) -> Result<(), CoreError> {
-    idempotency_key::Entity::delete_by_id(id).exec(&core.db).await?;
-    Ok(())
+/// How a key's record ends once its call has answered: the reply kept for
+/// replays (a success), or the reservation released so that a retry may run
+/// (anything else).
+enum Settle {
+    Keep { partner_id: String, id: String, method: String, reply: Vec<u8>, owner: Option<String> },
+    Release { id: String },
+}
+
+/// How long a record that could not be settled at once is retried in the
+/// background: past this the reservation is stale anyway.
+const SETTLE_RETRIES: u32 = 110;
+const SETTLE_RETRY_EVERY: Duration = Duration::from_millis(500);
+
+impl Settle {
+    async fn apply(&self, core: &KeyStore) -> Result<(), CoreError> {
+        match self {
+            Settle::Keep { partner_id, id, method, reply, owner } => {
+                keep(core, partner_id, id, method, reply, owner.as_deref()).await
+            }
+            Settle::Release { id } => {
+                idempotency_key::Entity::delete_by_id(id.as_str()).exec(&core.db).await?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Settles the record now, or, when the database cannot take the write
+    /// (it restarted under the call, say), keeps trying in the background
+    /// for as long as the reservation would hold the key, so a retry after
+    /// the outage is replayed or runs instead of waiting it out. The call's
+    /// own answer stands either way: an applied push is answered as applied.
+    async fn now_or_later(self, core: &KeyStore) {
+        let Err(err) = self.apply(core).await else { return };
+        tracing::warn!(error = %err, "an idempotency key's record could not be settled; retrying in the background");
+        let core = core.clone();
+        tokio::spawn(async move {
+            for _ in 0..SETTLE_RETRIES {
+                tokio::time::sleep(SETTLE_RETRY_EVERY).await;
+                if self.apply(&core).await.is_ok() {
+                    return;
+                }
+            }
+            tracing::warn!("an idempotency key's record was never settled; its reservation frees itself when stale");
+        });
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseTransaction, DbErr, EntityTrait,
-    FromQueryResult, PaginatorTrait, PartialModelTrait, QueryResult, QuerySelect, QueryTrait, Select,
+    FromQueryResult, PaginatorTrait, PartialModelTrait, QueryResult, QuerySelect, QueryTrait, RuntimeErr, Select,
     SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 
@@ -23,8 +23,66 @@ use crate::domain::Page;
 /// The pool type, re-exported so callers need not depend on sea-orm.
 pub use sea_orm::DatabaseConnection;
 
-/// Opens a pool for `url` (`sqlite://…` or `postgres://…`).
+/// How one process's pool is sized and bounded in time
+/// (docs/operations.md#database-connections). A serving core and an
+/// operator command are different roles with different defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// Most connections open at once. Across a fleet, cores × this must stay
+    /// under the PostgreSQL server's `max_connections`.
+    pub max_connections: u32,
+    /// How long a caller waits for a free connection before its request is
+    /// answered `503` (the pool is exhausted).
+    pub acquire_timeout: Duration,
+    /// PostgreSQL `statement_timeout`: a statement running longer is
+    /// cancelled (`503`). `None`: no limit.
+    pub statement_timeout: Option<Duration>,
+    /// PostgreSQL `idle_in_transaction_session_timeout`: a session idle
+    /// inside a transaction this long (a stalled process holding locks) is
+    /// ended by the server. `None`: no limit.
+    pub idle_in_transaction_timeout: Option<Duration>,
+    /// A statement slower than this is logged at `warn`, inside the span of
+    /// the request or job that ran it. `None`: never.
+    pub slow_statement: Option<Duration>,
+}
+
+impl PoolSettings {
+    /// A serving core: requests and background work share the pool, and no
+    /// statement may hold a connection for long.
+    pub fn serving(url: &str) -> PoolSettings {
+        PoolSettings {
+            // sea-orm would give SQLite a single connection; WAL lets readers
+            // run beside the one writer.
+            max_connections: if url.starts_with("sqlite:") { 8 } else { 20 },
+            acquire_timeout: Duration::from_secs(10),
+            statement_timeout: Some(Duration::from_secs(30)),
+            idle_in_transaction_timeout: Some(Duration::from_secs(60)),
+            slow_statement: Some(Duration::from_millis(500)),
+        }
+    }
+
+    /// An operator command (migrate, retention, backup, keys): few
+    /// connections, and no statement limit, since a migration or a sweep
+    /// over a large table may rightly run for minutes.
+    pub fn operator(_url: &str) -> PoolSettings {
+        PoolSettings {
+            max_connections: 4,
+            acquire_timeout: Duration::from_secs(30),
+            statement_timeout: None,
+            idle_in_transaction_timeout: Some(Duration::from_secs(600)),
+            slow_statement: Some(Duration::from_secs(5)),
+        }
+    }
+}
+
+/// Opens a pool for `url` (`sqlite://…` or `postgres://…`) as a serving
+/// core's.
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
+    connect_with(url, &PoolSettings::serving(url)).await
+}
+
+/// Opens a pool for `url` with `settings`.
+pub async fn connect_with(url: &str, settings: &PoolSettings) -> Result<DatabaseConnection, DbErr> {
     let mut options = ConnectOptions::new(url.to_string());
     let sqlite = url.starts_with("sqlite:");
     if sqlite {
@@ -39,13 +97,27 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         // (one round trip saved per query under load).
         options.test_before_acquire_if_idle_for(Duration::from_secs(10));
     }
+    match settings.slow_statement {
+        // Statements themselves are never logged (their text is ours, their
+        // values are partners' data and are not in it); slow ones are.
+        Some(threshold) => options
+            .sqlx_logging(true)
+            .sqlx_logging_level(tracing::log::LevelFilter::Off)
+            .sqlx_slow_statements_logging_settings(tracing::log::LevelFilter::Warn, threshold),
+        None => options.sqlx_logging(false),
+    };
+    if let Some(timeout) = settings.statement_timeout {
+        options.statement_timeout(timeout);
+    }
+    let idle_in_transaction = settings.idle_in_transaction_timeout;
     options
-        .sqlx_logging(false)
-        // sea-orm would give SQLite a single connection; WAL lets readers run
-        // beside the one writer.
-        .max_connections(if sqlite { 8 } else { 20 })
+        .max_connections(settings.max_connections)
         .min_connections(1)
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(settings.acquire_timeout)
+        .map_sqlx_postgres_opts(move |opts| match idle_in_transaction {
+            Some(timeout) => opts.options([("idle_in_transaction_session_timeout", timeout.as_millis().to_string())]),
+            None => opts,
+        })
         .map_sqlx_sqlite_opts(|opts| {
             opts.journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
@@ -62,6 +134,45 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
             })
         });
     Database::connect(options).await
+}
+
+/// Whether a database error means the database could not be reached or
+/// would not answer in time: a connection refused, cut or timed out, the
+/// pool exhausted or closed, a PostgreSQL server shutting down, starting or
+/// out of connections, a statement cancelled by `statement_timeout`, a
+/// SQLite file still locked after its busy timeout. The work was not
+/// applied (its transaction rolled back) and may be retried: callers get
+/// `503 service_unavailable` with `Retry-After`, never a 500.
+pub fn is_unavailable(err: &DbErr) -> bool {
+    use sea_orm::sqlx::Error as Sqlx;
+    let sqlx = match err {
+        // No connection could be had or made, whatever the server said
+        // (a database not accepting connections is SQLSTATE 55000, say).
+        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => return true,
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => e,
+        _ => return false,
+    };
+    match sqlx.as_ref() {
+        Sqlx::Io(_)
+        | Sqlx::PoolTimedOut
+        | Sqlx::PoolClosed
+        | Sqlx::WorkerCrashed
+        | Sqlx::Protocol(_)
+        | Sqlx::Tls(_) => true,
+        Sqlx::Database(db) => {
+            let code = db.code().unwrap_or_default();
+            if db.try_downcast_ref::<sea_orm::sqlx::sqlite::SqliteError>().is_some() {
+                // Extended result codes: the primary code is the low byte
+                // (5 SQLITE_BUSY, 6 SQLITE_LOCKED).
+                return code.parse::<u32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6));
+            }
+            // SQLSTATE: class 08 connection exception; 57P01 admin shutdown,
+            // 57P02 crash shutdown, 57P03 cannot connect now; 57014 query
+            // cancelled (statement_timeout); 53300 too many connections.
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "57014" | "53300")
+        }
+        _ => false,
+    }
 }
 
 /// Turns on SQLite's query planner stability guarantee for a connection:
