@@ -21,6 +21,7 @@ mod m20261127_000015_retention;
 mod m20261127_000016_idempotent_reply_owner;
 mod m20261127_000017_trace_parent;
 mod m20261127_000018_operator_actions;
+mod m20261127_000019_filtered_list_indexes;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -50,6 +51,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000016_idempotent_reply_owner::Migration),
             Box::new(m20261127_000017_trace_parent::Migration),
             Box::new(m20261127_000018_operator_actions::Migration),
+            Box::new(m20261127_000019_filtered_list_indexes::Migration),
         ]
     }
 }

@@ -30,6 +30,7 @@ mod isolation;
 mod openapi;
 mod pii;
 mod probes;
+mod query_plans;
 mod receipts;
 mod reference_data;
 mod retention;
