@@ -8,7 +8,10 @@ knowing.
 - A connection error, a timeout, a ``429`` or a ``503`` is retried up to
   ``max_retries`` times, after the server's ``Retry-After`` when it gives one,
   else after an exponential backoff with full jitter (0.5 s doubling, at most
-  8 s). Each retry is logged on the ``sail`` logger at INFO.
+  8 s). So is a ``409`` that carries ``Retry-After``: the key's first request
+  is still in progress (or was cut off, and its key is not yet free), and a
+  retry will be answered. Each retry is logged on the ``sail`` logger at
+  INFO.
 """
 
 from __future__ import annotations
@@ -46,6 +49,12 @@ def retry_after(response: httpx.Response) -> float | None:
     return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
 
 
+def retried(response: httpx.Response) -> bool:
+    """Whether a retry of this answer's request may be answered otherwise."""
+    in_progress = response.status_code == 409 and "retry-after" in response.headers
+    return response.status_code in RETRIED_STATUSES or in_progress
+
+
 def backoff(attempt: int) -> float:
     """Full jitter: a random wait up to the doubled base for this attempt."""
     return random.uniform(0, min(MAX_BACKOFF_S, INITIAL_BACKOFF_S * (2**attempt)))
@@ -76,7 +85,7 @@ class RetryingTransport(httpx.BaseTransport):
                 logger.info("sail: %s %s failed (%s); retry %d in %.2fs",
                             request.method, request.url.path, type(err).__name__, attempt + 1, wait)
             else:
-                if response.status_code not in RETRIED_STATUSES or attempt >= self._max_retries:
+                if not retried(response) or attempt >= self._max_retries:
                     return response
                 response.read()
                 response.close()

@@ -234,7 +234,10 @@ export class Sail {
         await sleep(wait);
         continue;
       }
-      if (RETRIED_STATUSES.has(response.status) && attempt < this.#maxRetries) {
+      // A 409 with Retry-After: the key's first request is still in
+      // progress (or was cut off and its key is not yet free).
+      const inProgress = response.status === 409 && response.headers.has("retry-after");
+      if ((RETRIED_STATUSES.has(response.status) || inProgress) && attempt < this.#maxRetries) {
         const wait = retryAfterMs(response) ?? backoffMs(attempt);
         await response.arrayBuffer().catch(() => undefined);
         this.#onRetry?.({ method, route, attempt: attempt + 1, waitMs: wait, status: response.status });

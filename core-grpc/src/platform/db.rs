@@ -378,6 +378,36 @@ where
 mod tests {
     use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};
 
+    #[test]
+    fn an_unreachable_database_is_told_from_a_failing_statement() {
+        use std::sync::Arc;
+
+        use sea_orm::sqlx::Error as Sqlx;
+        use sea_orm::{DbErr, RuntimeErr};
+
+        let sqlx = |err: Sqlx| RuntimeErr::SqlxError(Arc::new(err));
+        let io = || Sqlx::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
+        let unavailable = [
+            DbErr::ConnectionAcquire(sea_orm::error::ConnAcquireErr::Timeout),
+            DbErr::Conn(RuntimeErr::Internal("the server refused".into())),
+            DbErr::Query(sqlx(io())),
+            DbErr::Exec(sqlx(Sqlx::PoolClosed)),
+            DbErr::Query(sqlx(Sqlx::PoolTimedOut)),
+        ];
+        for err in &unavailable {
+            assert!(super::is_unavailable(err), "{err}");
+        }
+        let failing = [
+            DbErr::Query(sqlx(Sqlx::RowNotFound)),
+            DbErr::Custom("a bug".into()),
+            DbErr::RecordNotFound("x".into()),
+            DbErr::Exec(RuntimeErr::Internal("a bug".into())),
+        ];
+        for err in &failing {
+            assert!(!super::is_unavailable(err), "{err}");
+        }
+    }
+
     /// A SQLite database in a directory of its own, opened by `connect`.
     async fn scratch_sqlite() -> (super::DatabaseConnection, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("sail-db-{}", uuid::Uuid::now_v7().simple()));
