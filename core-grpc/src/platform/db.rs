@@ -14,7 +14,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseTransaction, DbErr, EntityTrait,
-    FromQueryResult, PaginatorTrait, PartialModelTrait, QueryResult, QuerySelect, QueryTrait, RuntimeErr, Select,
+    FromQueryResult, PaginatorTrait, PartialModelTrait, QueryResult, QuerySelect, QueryTrait, Select,
     SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 
@@ -137,43 +137,9 @@ pub async fn connect_with(url: &str, settings: &PoolSettings) -> Result<Database
 }
 
 /// Whether a database error means the database could not be reached or
-/// would not answer in time: a connection refused, cut or timed out, the
-/// pool exhausted or closed, a PostgreSQL server shutting down, starting or
-/// out of connections, a statement cancelled by `statement_timeout`, a
-/// SQLite file still locked after its busy timeout. The work was not
-/// applied (its transaction rolled back) and may be retried: callers get
-/// `503 service_unavailable` with `Retry-After`, never a 500.
-pub fn is_unavailable(err: &DbErr) -> bool {
-    use sea_orm::sqlx::Error as Sqlx;
-    let sqlx = match err {
-        // No connection could be had or made, whatever the server said
-        // (a database not accepting connections is SQLSTATE 55000, say).
-        DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => return true,
-        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => e,
-        _ => return false,
-    };
-    match sqlx.as_ref() {
-        Sqlx::Io(_)
-        | Sqlx::PoolTimedOut
-        | Sqlx::PoolClosed
-        | Sqlx::WorkerCrashed
-        | Sqlx::Protocol(_)
-        | Sqlx::Tls(_) => true,
-        Sqlx::Database(db) => {
-            let code = db.code().unwrap_or_default();
-            if db.try_downcast_ref::<sea_orm::sqlx::sqlite::SqliteError>().is_some() {
-                // Extended result codes: the primary code is the low byte
-                // (5 SQLITE_BUSY, 6 SQLITE_LOCKED).
-                return code.parse::<u32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6));
-            }
-            // SQLSTATE: class 08 connection exception; 57P01 admin shutdown,
-            // 57P02 crash shutdown, 57P03 cannot connect now; 57014 query
-            // cancelled (statement_timeout); 53300 too many connections.
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "57014" | "53300")
-        }
-        _ => false,
-    }
-}
+/// would not answer in time (the error layer's rule, where the answer to a
+/// caller is decided).
+pub use crate::error::is_unavailable;
 
 /// Turns on SQLite's query planner stability guarantee for a connection:
 /// plans no longer depend on the values bound to a statement.
@@ -377,36 +343,6 @@ where
 #[cfg(test)]
 mod tests {
     use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};
-
-    #[test]
-    fn an_unreachable_database_is_told_from_a_failing_statement() {
-        use std::sync::Arc;
-
-        use sea_orm::sqlx::Error as Sqlx;
-        use sea_orm::{DbErr, RuntimeErr};
-
-        let sqlx = |err: Sqlx| RuntimeErr::SqlxError(Arc::new(err));
-        let io = || Sqlx::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset));
-        let unavailable = [
-            DbErr::ConnectionAcquire(sea_orm::error::ConnAcquireErr::Timeout),
-            DbErr::Conn(RuntimeErr::Internal("the server refused".into())),
-            DbErr::Query(sqlx(io())),
-            DbErr::Exec(sqlx(Sqlx::PoolClosed)),
-            DbErr::Query(sqlx(Sqlx::PoolTimedOut)),
-        ];
-        for err in &unavailable {
-            assert!(super::is_unavailable(err), "{err}");
-        }
-        let failing = [
-            DbErr::Query(sqlx(Sqlx::RowNotFound)),
-            DbErr::Custom("a bug".into()),
-            DbErr::RecordNotFound("x".into()),
-            DbErr::Exec(RuntimeErr::Internal("a bug".into())),
-        ];
-        for err in &failing {
-            assert!(!super::is_unavailable(err), "{err}");
-        }
-    }
 
     /// A SQLite database in a directory of its own, opened by `connect`.
     async fn scratch_sqlite() -> (super::DatabaseConnection, std::path::PathBuf) {
