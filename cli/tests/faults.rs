@@ -7,8 +7,8 @@
 //! every `202`'d row is stored exactly once and adjudicated, every job
 //! completes; and while PostgreSQL restarts, no answer is a `500`.
 //!
-//! The cases restart the PostgreSQL server and kill processes, so they are
-//! `#[ignore]`d in the ordinary suite and run alone by `.ci/run`:
+//! The cases restart the PostgreSQL server, kill a core and stop Redis, so
+//! they are `#[ignore]`d in the ordinary suite and run alone by `.ci/run`:
 //!
 //!     SAIL_FAULTS_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
 //!       cargo test -p sail --test faults -- --ignored --test-threads 1 --nocapture
@@ -112,7 +112,9 @@ struct Fleet {
 }
 
 impl Fleet {
-    fn start(admin_url: &str) -> Fleet {
+    /// `rate_limit_rps`: 0 turns limits off; above it every call takes a
+    /// token from the shared buckets in Redis.
+    fn start(admin_url: &str, rate_limit_rps: u32) -> Fleet {
         let database = format!("sail_faults_{}", uuid::Uuid::now_v7().simple());
         let server = admin_url.rsplit_once('/').unwrap().0;
         let database_url = format!("{server}/{database}");
@@ -142,7 +144,8 @@ impl Fleet {
                     .env("SAIL_DATABASE_URL", &database_url)
                     .env("SAIL_ENCRYPTION_KEY", &encryption_key)
                     .env("SAIL_REDIS_URL", &redis)
-                    .env("SAIL_RATE_LIMIT_RPS", "0");
+                    .env("SAIL_RATE_LIMIT_RPS", rate_limit_rps.to_string())
+                    .env("SAIL_RATE_LIMIT_BURST", (rate_limit_rps * 2).to_string());
                 Process::start(core, "grpc")
             })
             .collect();
@@ -403,7 +406,7 @@ fn report(case: &str, seen: &Seen, fleet: &Fleet, completed_in: Duration) {
 #[ignore = "restarts the PostgreSQL server: run alone by .ci/run (see the module docs)"]
 fn postgresql_restarted_during_ingestion_loses_nothing_and_answers_503_meanwhile() {
     let Some(admin) = admin_url() else { return };
-    let fleet = Fleet::start(&admin);
+    let fleet = Fleet::start(&admin, 0);
     let seen = under_fault(&fleet, false, Duration::from_millis(700), || {
         let status = Command::new("pg_ctlcluster")
             .args(["--skip-systemctl-redirect", "15", "main", "restart"])
@@ -425,7 +428,7 @@ fn postgresql_restarted_during_ingestion_loses_nothing_and_answers_503_meanwhile
 #[ignore = "kills a core of a fleet over the shared PostgreSQL server: run alone by .ci/run (see the module docs)"]
 fn a_core_killed_during_pushes_loses_nothing_the_other_takes_its_jobs() {
     let Some(admin) = admin_url() else { return };
-    let mut fleet = Fleet::start(&admin);
+    let mut fleet = Fleet::start(&admin, 0);
     let doomed = fleet.cores[0].child.id();
     let seen = under_fault(&fleet, true, Duration::from_millis(700), move || {
         let status = Command::new("kill").args(["-9", &doomed.to_string()]).status().unwrap();
@@ -435,4 +438,60 @@ fn a_core_killed_during_pushes_loses_nothing_the_other_takes_its_jobs() {
     let completed_in = all_completed(&fleet, &seen.jobs);
     report("a core killed", &seen, &fleet, completed_in);
     assert!(fleet.cores[1].internal_errors().is_empty(), "{:?}", fleet.cores[1].internal_errors());
+}
+
+fn redis_cli(args: &[&str]) -> Option<String> {
+    let output = Command::new("redis-cli").args(["-h", "127.0.0.1", "-p", "6379"]).args(args).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+#[test]
+#[ignore = "stops the shared Redis: run alone by .ci/run (see the module docs)"]
+fn redis_stopped_and_started_under_load_fails_no_request() {
+    let Some(admin) = admin_url() else { return };
+    if redis_cli(&["ping"]).as_deref() != Some("PONG") {
+        return; // no Redis here to stop
+    }
+    // Limits on, high enough never to refuse these clients: every call takes
+    // a token, from Redis while it is up, from its own core while it is not.
+    let fleet = Fleet::start(&admin, 5_000);
+    let seen = under_fault(&fleet, false, Duration::from_millis(500), || {
+        let _ = redis_cli(&["shutdown", "nosave"]);
+        std::thread::sleep(Duration::from_secs(3));
+        let started = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", "6379", "--save", "", "--appendonly", "no", "--daemonize", "yes"])
+            .status()
+            .unwrap();
+        assert!(started.success(), "redis-server did not start again");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while redis_cli(&["ping"]).as_deref() != Some("PONG") {
+            assert!(Instant::now() < deadline, "Redis did not come back");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    let completed_in = all_completed(&fleet, &seen.jobs);
+    report("Redis stopped and started", &seen, &fleet, completed_in);
+    let refused: usize = seen.statuses.iter().filter(|(status, _)| **status >= 300).map(|(_, n)| n).sum();
+    assert_eq!(refused, 0, "a call failed while Redis was away: {:?}", seen.statuses);
+    // The fault met the load: a core limited alone while Redis was away.
+    let fell_back = fleet
+        .cores
+        .iter()
+        .any(|core| core.log.lock().unwrap().iter().any(|line| line.contains("limiting in this core alone")));
+    assert!(fell_back, "no core noticed Redis was away: the fault came after the load");
+    // Back on the shared buckets: calls after the restart write them again.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        runtime.block_on(async {
+            reqwest::Client::new().get(format!("{}/users", fleet.base(0))).bearer_auth(&fleet.key).send().await.unwrap()
+        });
+        let keys: usize = redis_cli(&["dbsize"]).and_then(|n| n.parse().ok()).unwrap_or(0);
+        if keys > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the cores never went back to the shared buckets");
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
