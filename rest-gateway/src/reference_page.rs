@@ -59,6 +59,36 @@ struct Schema {
     name: String,
     description: String,
     fields: Vec<Field>,
+    /// For a schema with one shape per value of a field (a `oneOf` with a
+    /// `discriminator`): that field, and each value with its shape.
+    discriminator: Option<String>,
+    shapes: Vec<Shape>,
+}
+
+#[derive(Serialize)]
+struct Shape {
+    value: String,
+    schema: String,
+}
+
+/// The shapes of a `oneOf` schema with a `discriminator`, by value, in the
+/// document's order.
+fn shapes(schema: &Value) -> Vec<Shape> {
+    let mapping = &schema["discriminator"]["mapping"];
+    schema["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(ref_name)
+        .filter_map(|name| {
+            let value = mapping.as_object()?.iter().find(|(_, target)| ref_name_of(target) == Some(&name))?.0;
+            Some(Shape { value: value.clone(), schema: name })
+        })
+        .collect()
+}
+
+fn ref_name_of(target: &Value) -> Option<&str> {
+    target.as_str().and_then(|r| r.rsplit('/').next())
 }
 
 fn text(value: &Value) -> String {
@@ -263,6 +293,8 @@ fn render(document: &Value) -> Result<String, String> {
             name: name.clone(),
             description: markdown(&text(&schema["description"])),
             fields: schema_fields(schema),
+            discriminator: schema["discriminator"]["propertyName"].as_str().map(str::to_string),
+            shapes: shapes(schema),
         })
         .collect();
     let mut env = Environment::new();
@@ -306,6 +338,17 @@ mod tests {
             assert!(html.contains(&format!("<article id=\"{name}\">")), "{route:?}");
         }
         assert!(html.contains("id=\"schema-PushTransactionsRequest\""));
+        // A request with a shape per value lists each shape by its value.
+        let union = html.split("id=\"schema-CreateHostedSessionRequest\"").nth(1).unwrap();
+        let union = union.split("</article>").next().unwrap();
+        for (value, shape) in [
+            ("connect_account", "CreateHostedSessionRequestConnectAccount"),
+            ("reconnect", "CreateHostedSessionRequestReconnect"),
+            ("upload_receipt", "CreateHostedSessionRequestUploadReceipt"),
+        ] {
+            assert!(union.contains(&format!("<code>{value}</code>: <a href=\"#schema-{shape}\">")), "{union}");
+        }
+        assert!(!union.contains("<table>"), "a union has no fields of its own: {union}");
         for remote in ["src=\"http", "href=\"http", "url(http", "@import"] {
             assert!(!html.contains(remote), "no network assets: {remote}");
         }
