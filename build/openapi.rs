@@ -718,6 +718,16 @@ pub fn document(api: &Api, ops: &[RestOperation<'_>], errors: &ErrorCodes) -> Re
                 headers[name] = json!({"description": what, "schema": {"type": "integer", "minimum": 0}});
             }
         }
+        // A refusal a retry will cure says when (docs/operations.md#database-connections).
+        let retry_after = match *status {
+            503 => Some(("Seconds to wait before retrying; always sent.", true)),
+            409 => Some(("Sent when the Idempotency-Key's first request is still in progress: retry after it.", false)),
+            _ => None,
+        };
+        if let Some((what, required)) = retry_after {
+            headers["Retry-After"] =
+                json!({"description": what, "required": required, "schema": {"type": "integer", "minimum": 0}});
+        }
         let description =
             if codes.is_empty() { text.to_string() } else { format!("{text} Codes: {}.", codes.join(", ")) };
         error_responses.insert(

@@ -2108,6 +2108,8 @@ export interface components {
         Error409: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                /** @description Sent when the Idempotency-Key's first request is still in progress: retry after it. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2156,6 +2158,8 @@ export interface components {
         Error503: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
+                /** @description Seconds to wait before retrying; always sent. */
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
