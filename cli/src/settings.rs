@@ -134,9 +134,15 @@ pub struct CoreArgs {
     /// Burst allowance per API key.
     #[arg(long, env = "SAIL_RATE_LIMIT_BURST", default_value_t = 200)]
     pub rate_limit_burst: u32,
-    /// First webhook retry delay in ms, doubling per attempt (capped at 1 h).
+    /// First webhook retry delay in ms, doubling per attempt up to
+    /// --webhook-retry-max-delay-s.
     #[arg(long, env = "SAIL_WEBHOOK_RETRY_BASE_MS", default_value_t = 10_000)]
     pub webhook_retry_base_ms: u64,
+    /// Longest wait in seconds between two attempts of a delivery: a
+    /// receiver back from an outage has its backlog due within this.
+    #[arg(long, env = "SAIL_WEBHOOK_RETRY_MAX_DELAY_S", default_value_t = 3600,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub webhook_retry_max_delay_s: u64,
     /// Give up a webhook delivery after this many seconds.
     #[arg(long, env = "SAIL_WEBHOOK_RETRY_MAX_AGE_S", default_value_t = 259_200)]
     pub webhook_retry_max_age_s: u64,
@@ -293,6 +299,7 @@ impl CoreArgs {
             rate_limit_burst: self.rate_limit_burst,
             public_url,
             webhook_retry_base: Duration::from_millis(self.webhook_retry_base_ms),
+            webhook_retry_max_delay: Duration::from_secs(self.webhook_retry_max_delay_s),
             webhook_retry_max_age: Duration::from_secs(self.webhook_retry_max_age_s),
             hosted_session_ttl: Duration::from_secs(self.hosted_session_ttl_s),
             workers: self.workers,

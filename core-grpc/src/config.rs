@@ -61,8 +61,12 @@ pub struct CoreConfig {
     pub rate_limit_burst: u32,
     /// Base of hosted-session URLs.
     pub public_url: String,
-    /// First webhook retry delay; doubles per attempt, capped at an hour.
+    /// First webhook retry delay; doubles per attempt up to
+    /// `webhook_retry_max_delay`.
     pub webhook_retry_base: Duration,
+    /// Longest wait between two attempts of a delivery: after an outage
+    /// of the receiver, its backlog is due again within this.
+    pub webhook_retry_max_delay: Duration,
     /// Webhook deliveries give up after this age.
     pub webhook_retry_max_age: Duration,
     /// Lifetime of a hosted-session URL.

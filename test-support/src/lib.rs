@@ -369,6 +369,7 @@ pub fn serve_defaults() -> CoreConfig {
         rate_limit_burst: 200,
         public_url: "http://127.0.0.1:8080".to_string(),
         webhook_retry_base: Duration::from_millis(10_000),
+        webhook_retry_max_delay: core_grpc::background::delivery::MAX_RETRY_DELAY,
         webhook_retry_max_age: Duration::from_secs(259_200),
         hosted_session_ttl: Duration::from_secs(1800),
         workers: 2,

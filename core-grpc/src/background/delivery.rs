@@ -27,7 +27,8 @@ use crate::services::outbox::{DeliveryStatus, EndpointStatus};
 use crate::services::webhooks::{UrlCheck, check_url, signature};
 use crate::state::Core;
 
-/// Longest wait between attempts.
+/// Longest wait between attempts unless configured otherwise
+/// (`CoreConfig::webhook_retry_max_delay`).
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
 /// A worker's hold on a delivery: longer than an attempt can take.
 const LEASE: Duration = Duration::from_secs(60);
@@ -139,11 +140,11 @@ impl ClaimedDelivery {
 }
 
 /// The wait before attempt `attempt + 1`, after `attempt` failed ones:
-/// `base · 2^(attempt-1)`, capped at an hour, with equal jitter (between half
+/// `base · 2^(attempt-1)`, capped at `cap`, with equal jitter (between half
 /// and all of it), so receivers recovering from an outage are not stampeded.
-pub fn retry_delay(base: Duration, attempt: i32, rng: &mut impl Rng) -> Duration {
+pub fn retry_delay(base: Duration, cap: Duration, attempt: i32, rng: &mut impl Rng) -> Duration {
     let exponent = attempt.saturating_sub(1).clamp(0, 30) as u32;
-    let full = base.saturating_mul(2u32.saturating_pow(exponent)).min(MAX_RETRY_DELAY);
+    let full = base.saturating_mul(2u32.saturating_pow(exponent)).min(cap);
     let half = full / 2;
     half + Duration::from_millis(rng.random_range(0..=half.as_millis() as u64))
 }
@@ -258,7 +259,7 @@ pub const MAX_IN_FLIGHT_PER_PARTNER: usize = 16;
 /// claimed in batches of 16 or more (docs/benchmarks.md). A queued delivery
 /// waits at most three attempt timeouts for a partner slot and one for a
 /// core slot before its own attempt: inside its lease (checked below).
-const MAX_HELD_PER_PARTNER: usize = 4 * MAX_IN_FLIGHT_PER_PARTNER;
+pub const MAX_HELD_PER_PARTNER: usize = 4 * MAX_IN_FLIGHT_PER_PARTNER;
 // The longest a claimed delivery can take to be attempted and recorded:
 // waiting out every queue ahead of it, then its own attempt.
 const _: () = assert!(
@@ -427,7 +428,12 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
         let (state, next_at) = if outcome.result.delivered() {
             (DeliveryStatus::Delivered, claimed.next_attempt_at_ms)
         } else {
-            let delay = retry_delay(core.config.webhook_retry_base, attempts, &mut rand::rng());
+            let delay = retry_delay(
+                core.config.webhook_retry_base,
+                core.config.webhook_retry_max_delay,
+                attempts,
+                &mut rand::rng(),
+            );
             let next = now + chrono::Duration::from_std(delay).unwrap_or_default();
             let age_limit = outcome.event.created_at
                 + chrono::Duration::from_std(core.config.webhook_retry_max_age).unwrap_or_default();
@@ -603,18 +609,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn delays_double_with_jitter_and_cap_at_an_hour() {
+    fn delays_double_with_jitter_and_stop_at_their_cap() {
         let mut rng = rand::rng();
         let base = Duration::from_secs(10);
         for attempt in 1..=6 {
             let full = base * 2u32.pow(attempt as u32 - 1);
             for _ in 0..50 {
-                let delay = retry_delay(base, attempt, &mut rng);
+                let delay = retry_delay(base, MAX_RETRY_DELAY, attempt, &mut rng);
                 assert!(delay >= full / 2 && delay <= full, "attempt {attempt}: {delay:?}");
             }
         }
-        assert!(retry_delay(base, 40, &mut rng) <= MAX_RETRY_DELAY);
-        assert!(retry_delay(base, 40, &mut rng) >= MAX_RETRY_DELAY / 2);
+        assert!(retry_delay(base, MAX_RETRY_DELAY, 40, &mut rng) <= MAX_RETRY_DELAY);
+        assert!(retry_delay(base, MAX_RETRY_DELAY, 40, &mut rng) >= MAX_RETRY_DELAY / 2);
+        // An operator's cap holds from the attempt whose doubling passes it.
+        let cap = Duration::from_secs(30);
+        let under = retry_delay(base, cap, 2, &mut rng);
+        assert!(under >= Duration::from_secs(10) && under <= Duration::from_secs(20), "{under:?}");
+        for _ in 0..50 {
+            let delay = retry_delay(base, cap, 9, &mut rng);
+            assert!(delay >= cap / 2 && delay <= cap, "{delay:?}");
+        }
     }
 
     fn in_flight(counts: &[(&str, usize)]) -> InFlight {
