@@ -87,7 +87,11 @@ macro_rules! call_layers {
                 $core.keys.clone(),
                 $core.address_limits.clone(),
             )))
-            .layer(crate::layers::idempotency::IdempotencyLayer::new($core.db.clone(), $core.vault.clone()))
+            .layer(crate::layers::idempotency::IdempotencyLayer::new(
+                $core.db.clone(),
+                $core.vault.clone(),
+                $core.liveness.clone(),
+            ))
     }};
 }
 
@@ -133,6 +137,7 @@ fn api_routes(core: &Core) -> Routes {
 /// peer address: its client's address is the one the gateway forwards.
 pub fn in_process(core: &Core) -> sail_api::rest::CoreChannel {
     use tower::ServiceExt;
+    core.liveness.start(core.db.clone());
     let service = call_layers!(core, true)
         .service(api_routes(core))
         .map_response(|response: http::Response<_>| response.map(tonic::body::Body::new))
@@ -162,6 +167,8 @@ pub async fn run(
     // Whoever started this core, it never serves with a key that cannot
     // open what the database holds.
     crate::platform::crypto::check_database(&core.db, &core.config.keyring).await?;
+    // The fleet knows this core is alive while it beats.
+    core.liveness.start(core.db.clone());
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<UsersServer<UsersService>>().await;
     health.set_serving::<TransactionsServer<TransactionsService>>().await;

@@ -41,6 +41,9 @@ pub struct Core {
     /// The service keyring and the per-user data keys personal values are
     /// sealed under.
     pub vault: Arc<Vault>,
+    /// This core's place in the fleet: its id and heartbeat, and which
+    /// other cores are gone.
+    pub liveness: Arc<crate::platform::liveness::Liveness>,
 }
 
 /// Whether a core takes new work: it does until its stop begins. A stop
@@ -122,6 +125,7 @@ impl Core {
             providers: Arc::new(SandboxProviders),
             readiness: Readiness::default(),
             vault: Arc::new(Vault::in_main_database(keyring)),
+            liveness: Arc::default(),
         })
     }
 

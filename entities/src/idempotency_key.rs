@@ -19,6 +19,10 @@ pub struct Model {
     /// The user the kept reply names, when it names one: the reply is then
     /// sealed under that user's data key and deleted with the user.
     pub user_id: Option<String>,
+    /// The core whose call holds the key while it runs
+    /// ([`crate::core_instance`]): once that core is gone, the key is free
+    /// again. None on a kept reply's record written before it was known.
+    pub reserved_by: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

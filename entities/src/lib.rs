@@ -6,6 +6,7 @@ pub mod account;
 pub mod administrator;
 pub mod api_key;
 pub mod connection;
+pub mod core_instance;
 pub mod encryption_key;
 pub mod enums;
 pub mod event;

@@ -22,6 +22,7 @@ mod m20261127_000016_idempotent_reply_owner;
 mod m20261127_000017_trace_parent;
 mod m20261127_000018_operator_actions;
 mod m20261127_000019_filtered_list_indexes;
+mod m20261127_000020_core_liveness;
 pub mod seed;
 
 pub use sea_orm_migration::MigratorTrait;
@@ -52,6 +53,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000017_trace_parent::Migration),
             Box::new(m20261127_000018_operator_actions::Migration),
             Box::new(m20261127_000019_filtered_list_indexes::Migration),
+            Box::new(m20261127_000020_core_liveness::Migration),
         ]
     }
 }

@@ -71,6 +71,55 @@ async fn a_key_whose_first_request_never_finished_says_when_to_retry() {
     assert_eq!(retried.headers["retry-after"], "1");
 }
 
+/// A key held by a call on a core that died mid-call frees as soon as the
+/// core is seen gone (its heartbeat more than ten seconds behind the
+/// serving core's), not after the reservation's 60-s age limit; one held by
+/// a live core, or by a core the fleet has no heartbeat of, stays in
+/// progress (docs/api-decisions.md#idempotency-keys-held-by-a-core-that-died).
+#[tokio::test]
+async fn a_key_held_by_a_core_that_died_frees_once_its_heartbeat_stops() {
+    use entities::{core_instance, idempotency_key};
+    use sea_orm::{ActiveModelTrait, EntityTrait, Set, sea_query::Expr};
+    let app = TestApp::spawn().await;
+    let (_, key) = app.partner_key("expenses").await;
+    let body = json!({"external_user_id": "held"});
+    let first = post_with_key(&app, &key, "idem-held", "/users", body.clone()).await;
+    assert_eq!(first.status, 201, "{}", first.body);
+    // The serving core named itself on the reservation, and beats.
+    let held = idempotency_key::Entity::find().one(&app.db).await.unwrap().unwrap();
+    let serving = held.reserved_by.clone().expect("the reservation names its core");
+    assert!(core_instance::Entity::find_by_id(serving.as_str()).one(&app.db).await.unwrap().is_some());
+    // As if another core took the key and was killed before keeping a reply.
+    idempotency_key::Entity::update_many()
+        .col_expr(idempotency_key::Column::ResponseHex, Expr::value(Option::<String>::None))
+        .col_expr(idempotency_key::Column::ReservedBy, Expr::value("core_killed"))
+        .exec(&app.db)
+        .await
+        .unwrap();
+    let in_progress = |reply: &Reply| {
+        reply.status == 409 && reply.body["error"]["message"].as_str().is_some_and(|m| m.contains("still in progress"))
+    };
+    // A core with no heartbeat row: nothing to judge it by.
+    let retried = post_with_key(&app, &key, "idem-held", "/users", body.clone()).await;
+    assert!(in_progress(&retried), "{}", retried.body);
+    // A live core: it beat just now.
+    let now_ms = chrono::Utc::now().timestamp_millis();
+    core_instance::ActiveModel { id: Set("core_killed".into()), heartbeat_at_ms: Set(now_ms) }
+        .insert(&app.db)
+        .await
+        .unwrap();
+    let retried = post_with_key(&app, &key, "idem-held", "/users", body.clone()).await;
+    assert!(in_progress(&retried), "{}", retried.body);
+    // Its heartbeat stopped 30 s ago: the retry runs. Here it runs into the
+    // user the first attempt made, which shows it ran.
+    core_instance::ActiveModel { id: Set("core_killed".into()), heartbeat_at_ms: Set(now_ms - 30_000) }
+        .update(&app.db)
+        .await
+        .unwrap();
+    let retried = post_with_key(&app, &key, "idem-held", "/users", body).await;
+    retried.assert_error(409, "user_already_exists", Some("external_user_id"));
+}
+
 #[tokio::test]
 async fn a_failed_request_does_not_use_up_its_key() {
     let app = TestApp::spawn().await;

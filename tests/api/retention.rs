@@ -70,6 +70,7 @@ async fn a_reply(app: &TestApp, partner_id: &str, at: DateTime<Utc>) -> String {
         response_hex: Set(None),
         created_at: Set(at),
         user_id: Set(None),
+        reserved_by: Set(None),
     }
     .insert(&app.db)
     .await

@@ -1,8 +1,10 @@
 //! `Idempotency-Key` on every write (docs/contract.md#wire-conventions): the same key with the same
 //! request replays the first success for 24 hours; with another request it is
 //! `409 idempotency_key_reused`. The key is reserved before the operation
-//! runs, so a concurrent duplicate is refused rather than run twice. Failures
-//! are not kept: a request that failed may be retried with its key.
+//! runs, so a concurrent duplicate is refused rather than run twice; the
+//! reservation names the core that holds it, and frees once that core is
+//! gone (`platform::liveness`) or after a minute. Failures are not kept: a
+//! request that failed may be retried with its key.
 //!
 //! One tower layer ([`IdempotencyLayer`]) applies it, beneath
 //! authentication, to every method whose proto declares
@@ -31,7 +33,7 @@ use entities::idempotency_key;
 use http::{HeaderMap, HeaderValue, Request, Response};
 use http_body_util::{BodyExt, Full, Limited};
 use sail_api::access::{access_rule, canonical_request, without_shown_once};
-use sea_orm::{ActiveModelTrait, EntityTrait, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
 use sha2::{Digest, Sha256};
 use tonic::body::Body;
 
@@ -39,12 +41,14 @@ use crate::domain::{hex, time, unhex};
 use crate::error::CoreError;
 use crate::layers::auth::Caller;
 use crate::platform::crypto::columns;
+use crate::platform::liveness::Liveness;
 use crate::platform::vault::Vault;
 
 /// How long a key replays its response.
 pub const RETENTION: Duration = crate::config::IDEMPOTENCY_WINDOW;
-/// A reservation whose request never finished (its process died) frees
-/// itself after this.
+/// A reservation whose request never finished frees itself after this
+/// whatever else is known; one held by a core that is gone (its heartbeat
+/// stopped: `platform::liveness`) frees as soon as that is seen.
 const STALE_RESERVATION: Duration = Duration::from_secs(60);
 
 /// The metadata a key arrives in (the REST header of the same name).
@@ -89,6 +93,8 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 struct KeyStore {
     db: sea_orm::DatabaseConnection,
     vault: Arc<Vault>,
+    /// This core, which its reservations name, and the others' liveness.
+    liveness: Arc<Liveness>,
 }
 
 /// Set by a handler on its reply (a response extension) when the reply
@@ -105,8 +111,8 @@ pub struct IdempotencyLayer {
 }
 
 impl IdempotencyLayer {
-    pub fn new(db: sea_orm::DatabaseConnection, vault: Arc<Vault>) -> Self {
-        IdempotencyLayer { core: KeyStore { db, vault } }
+    pub fn new(db: sea_orm::DatabaseConnection, vault: Arc<Vault>, liveness: Arc<Liveness>) -> Self {
+        IdempotencyLayer { core: KeyStore { db, vault, liveness } }
     }
 }
 
@@ -289,8 +295,21 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
     if let Some(found) = idempotency_key::Entity::find_by_id(id).one(db).await? {
         let age = (time::now() - found.created_at).to_std().unwrap_or_default();
         let expired = age > RETENTION || (found.response_hex.is_none() && age > STALE_RESERVATION);
+        let abandoned = match (&found.response_hex, &found.reserved_by) {
+            (None, Some(holder)) if !expired => core.liveness.is_gone(db, holder).await?,
+            _ => false,
+        };
         if expired {
             idempotency_key::Entity::delete_by_id(id).exec(db).await?;
+        } else if abandoned {
+            // Held by a core that died mid-call: free it, unless another
+            // call has just taken it over (its reservation names a live core).
+            idempotency_key::Entity::delete_many()
+                .filter(idempotency_key::Column::Id.eq(id))
+                .filter(idempotency_key::Column::ResponseHex.is_null())
+                .filter(idempotency_key::Column::ReservedBy.eq(found.reserved_by.clone()))
+                .exec(db)
+                .await?;
         } else if found.method != method
             || !keyring
                 .blind_indexes(columns::IDEMPOTENT_FINGERPRINT, partner_id, &content)
@@ -320,6 +339,7 @@ async fn claim(core: &KeyStore, partner_id: &str, id: &str, method: &str, reques
         response_hex: Set(None),
         created_at: Set(time::now()),
         user_id: Set(None),
+        reserved_by: Set(Some(core.liveness.id().to_string())),
     };
     match reservation.insert(db).await {
         Ok(_) => Ok(Claim::Run),
