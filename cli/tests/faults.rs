@@ -456,6 +456,19 @@ fn warm_up(fleet: &Fleet) {
     }
 }
 
+/// A trigger: once the measured partner has `n` pushes accepted, so the
+/// rest are being sent and some are inside the cores.
+fn pushes_accepted(fleet: &Fleet, n: usize) -> impl FnOnce() + Send + 'static {
+    let (database_url, partner) = (fleet.database_url.clone(), fleet.partner.clone());
+    move || {
+        let sql = format!("SELECT count(*) FROM jobs WHERE partner_id = '{partner}'");
+        wait_for("pushes accepted", Duration::from_secs(120), || {
+            let output = Command::new("psql").args([&database_url, "-Atc", &sql]).output().unwrap();
+            String::from_utf8_lossy(&output.stdout).trim().parse::<usize>().unwrap_or(0) >= n
+        })
+    }
+}
+
 /// A trigger: `after` from now.
 fn after(wait: Duration) -> impl FnOnce() + Send + 'static {
     move || std::thread::sleep(wait)
@@ -600,7 +613,7 @@ fn a_core_killed_during_pushes_loses_nothing_the_other_takes_its_jobs() {
     let mut fleet = Fleet::start(&admin, 0, &[]);
     warm_up(&fleet);
     let doomed = fleet.cores[0].child.id();
-    let (seen, before) = under_fault(&fleet, true, after(Duration::from_millis(700)), kill_9(doomed), pushing_clients);
+    let (seen, before) = under_fault(&fleet, true, pushes_accepted(&fleet, 10), kill_9(doomed), pushing_clients);
     fleet.cores[0].kill();
     let completed_in = all_completed(&fleet, &seen.jobs);
     report("a core killed", &seen, &fleet, completed_in);
