@@ -110,7 +110,7 @@ pub enum IfMissing {
 /// Says which database is in use, creates it if it is missing and allowed,
 /// applies migrations, and connects with an operator command's pool.
 pub async fn open(database_url: &str, if_missing: IfMissing) -> anyhow::Result<db::DatabaseConnection> {
-    open_with(database_url, if_missing, &db::PoolSettings::operator(database_url)).await
+    open_with(database_url, if_missing, &db::PoolSettings::operator()).await
 }
 
 /// [`open`], with the pool `settings` (a serving core's).
@@ -135,7 +135,7 @@ pub async fn open_with(
     }
     // Migrations run on an operator's pool, with no statement limit: one
     // over a large table may rightly outlast a serving core's.
-    let operator = db::PoolSettings::operator(database_url);
+    let operator = db::PoolSettings::operator();
     let db = db::connect_with(database_url, &operator).await.context("connecting to the database")?;
     migration::apply(&db).await.context("applying migrations")?;
     if *settings == operator {

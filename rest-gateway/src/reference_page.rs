@@ -81,14 +81,11 @@ fn shapes(schema: &Value) -> Vec<Shape> {
         .flatten()
         .filter_map(ref_name)
         .filter_map(|name| {
-            let value = mapping.as_object()?.iter().find(|(_, target)| ref_name_of(target) == Some(&name))?.0;
+            let value =
+                mapping.as_object()?.iter().find(|(_, target)| target.as_str().map(schema_name) == Some(&name))?.0;
             Some(Shape { value: value.clone(), schema: name })
         })
         .collect()
-}
-
-fn ref_name_of(target: &Value) -> Option<&str> {
-    target.as_str().and_then(|r| r.rsplit('/').next())
 }
 
 fn text(value: &Value) -> String {
@@ -119,8 +116,14 @@ fn inline_markdown(source: &str) -> String {
 /// implementation detail, said in words on the page.
 const PLAIN_TEXT_PATTERN: &str = sail_api::required::PLAIN_TEXT_PATTERN;
 
+/// The schema a `$ref` (`#/components/schemas/Name`) names.
+fn schema_name(reference: &str) -> &str {
+    reference.rsplit('/').next().unwrap_or(reference)
+}
+
+/// The schema `value` refers to, when it is a `$ref`.
 fn ref_name(value: &Value) -> Option<String> {
-    value.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next()).map(str::to_string)
+    value.get("$ref").and_then(Value::as_str).map(|r| schema_name(r).to_string())
 }
 
 /// A field's type in words, and the schema it links to.

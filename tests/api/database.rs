@@ -63,7 +63,7 @@ async fn the_pool_limits_reach_every_connection_and_a_statement_past_its_limit_i
     // The pool is still good for the next statement.
     pool.execute_raw(sleep(0.0)).await.unwrap();
     // An operator command has no statement limit.
-    let operator = db::connect_with(&test_db.url, &PoolSettings::operator(&test_db.url)).await.unwrap();
+    let operator = db::connect_with(&test_db.url, &PoolSettings::operator()).await.unwrap();
     assert_eq!(show(&operator, "statement_timeout").await, "0");
     // A constraint violation is the caller's or Sail's fault, not an outage.
     let refused = pool.execute_raw(Statement::from_string(DatabaseBackend::Postgres, "SELECT 1/0")).await.unwrap_err();

@@ -80,7 +80,7 @@ async fn hot_queries_use_an_index_at_production_row_counts() {
     }
     // An operator's pool: loading a million rows may outlast a serving
     // core's statement limit on a busy machine.
-    let mut pool = db::connect_with(&test_db.url, &db::PoolSettings::operator(&test_db.url)).await.unwrap();
+    let mut pool = db::connect_with(&test_db.url, &db::PoolSettings::operator()).await.unwrap();
     migration::apply(&pool).await.unwrap();
     let started = std::time::Instant::now();
     for statement in SEED {

@@ -64,7 +64,7 @@ impl PoolSettings {
     /// An operator command (migrate, retention, backup, keys): few
     /// connections, and no statement limit, since a migration or a sweep
     /// over a large table may rightly run for minutes.
-    pub fn operator(_url: &str) -> PoolSettings {
+    pub fn operator() -> PoolSettings {
         PoolSettings {
             max_connections: 4,
             acquire_timeout: Duration::from_secs(30),
