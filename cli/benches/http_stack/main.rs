@@ -28,6 +28,7 @@
 
 mod bare;
 mod charts;
+mod cpu;
 mod report;
 mod server;
 mod wrk;
@@ -50,6 +51,8 @@ pub struct Line {
     pub ceiling: Outcome,
     /// Every round's ratio, lowest first.
     pub ratios: Vec<f64>,
+    /// Where the median round's CPU time went, per request.
+    pub cpu: cpu::Split,
 }
 
 impl Line {
@@ -138,7 +141,9 @@ fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> 
         for round in 0..settings.rounds {
             let tag = format!("{}-{}-{round}", database.name(), lines.len());
             let ceiling = wrk.run(&bare.base, &load, duration, &format!("{run}-bare-{tag}"))?;
+            let before = cpu::read(serve.pid())?;
             let sail = wrk.run(&serve.base, &load, duration, &format!("{run}-{tag}"))?;
+            let split = cpu::per_request(before, cpu::read(serve.pid())?, sail.requests);
             if sail.not_ok + sail.socket_errors + ceiling.not_ok + ceiling.socket_errors > 0 {
                 bail!(
                     "{label} on {}: failed answers (Sail {sail:?}, ceiling {ceiling:?}); see {}",
@@ -146,14 +151,15 @@ fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> 
                     serve.log.display()
                 );
             }
-            rounds.push((sail, ceiling));
+            rounds.push((sail, ceiling, split));
         }
         drop(bare);
         rounds.sort_by(|a, b| (a.0.per_second / a.1.per_second).total_cmp(&(b.0.per_second / b.1.per_second)));
-        let ratios: Vec<f64> = rounds.iter().map(|(sail, ceiling)| sail.per_second / ceiling.per_second).collect();
-        let (sail, ceiling) = rounds.swap_remove(rounds.len() / 2);
+        let ratios: Vec<f64> = rounds.iter().map(|(sail, ceiling, _)| sail.per_second / ceiling.per_second).collect();
+        let (sail, ceiling, cpu) = rounds.swap_remove(rounds.len() / 2);
         eprintln!(
-            "{label} on {}: {:.0}/s vs ceiling {:.0}/s = {:.3} (rounds {:.3?}); p50/p99/p99.9 {:.2}/{:.2}/{:.2} ms",
+            "{label} on {}: {:.0}/s vs ceiling {:.0}/s = {:.3} (rounds {:.3?}); p50/p99/p99.9 {:.2}/{:.2}/{:.2} ms; \
+             CPU µs a request: Sail {:.0}, PostgreSQL {:.0}, rest {:.0}",
             database.name(),
             sail.per_second,
             ceiling.per_second,
@@ -161,9 +167,12 @@ fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> 
             ratios,
             sail.p50_ms,
             sail.p99_ms,
-            sail.p999_ms
+            sail.p999_ms,
+            cpu.sail_us,
+            cpu.postgres_us,
+            cpu.rest_us
         );
-        lines.push(Line { label, database: database.clone(), sail, ceiling, ratios });
+        lines.push(Line { label, database: database.clone(), sail, ceiling, ratios, cpu });
     }
     Ok(lines)
 }

@@ -30,7 +30,11 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
          same {} ({} cores). A round's ratio is Sail's requests per second over \
          the ceiling's; the table gives the median round (its ratio, requests \
          per second and wrk's latencies, in ms) and the range of all rounds' \
-         ratios, since this machine's throughput drifts from minute to minute.\n",
+         ratios, since this machine's throughput drifts from minute to minute. \
+         Where the time goes: the CPU time of the median round per request, \
+         read from `/proc` before and after it, split into Sail's process, \
+         the PostgreSQL server's processes, and the rest of the machine's \
+         busy time (wrk, and the kernel's work charged to no process).\n",
         settings.rounds,
         settings.seconds,
         cpu_model(),
@@ -39,14 +43,14 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
     writeln!(out, "![Requests per second as a share of the bare-axum ceiling](benchmarks/throughput.svg)\n")?;
     writeln!(
         out,
-        "| request | database | Sail req/s | ceiling req/s | ratio (median) | rounds' range | Sail p50 / p99 / p99.9 | ceiling p50 / p99 / p99.9 |"
+        "| request | database | Sail req/s | ceiling req/s | ratio (median) | rounds' range | Sail p50 / p99 / p99.9 | ceiling p50 / p99 / p99.9 | CPU µs a request: Sail / PostgreSQL / rest |"
     )?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|")?;
     for line in lines {
         let (lowest, highest) = line.ratio_range();
         writeln!(
             out,
-            "| `{}` | {} | {:.0} | {:.0} | **{:.3}** | {:.3}–{:.3} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |",
+            "| `{}` | {} | {:.0} | {:.0} | **{:.3}** | {:.3}–{:.3} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} | {:.0} / {:.0} / {:.0} |",
             line.label,
             line.database.title(),
             line.sail.per_second,
@@ -60,6 +64,9 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
             line.ceiling.p50_ms,
             line.ceiling.p99_ms,
             line.ceiling.p999_ms,
+            line.cpu.sail_us,
+            line.cpu.postgres_us,
+            line.cpu.rest_us,
         )?;
     }
     writeln!(out, "\n![Sail's latency percentiles per request type](benchmarks/latency.svg)\n")?;

@@ -222,6 +222,11 @@ impl SailServe {
     }
 
     /// The resident set of the `sail serve` process, in KiB.
+    /// The process id of `sail serve`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn rss_kib(&self) -> anyhow::Result<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
         status
