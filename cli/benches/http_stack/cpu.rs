@@ -81,4 +81,3 @@ pub fn per_request(before: Reading, after: Reading, requests: u64) -> Split {
     let busy = after.machine_busy - before.machine_busy;
     Split { sail_us: per(sail), postgres_us: per(postgres), rest_us: per(busy - sail - postgres) }
 }
-
