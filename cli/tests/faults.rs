@@ -844,10 +844,13 @@ fn a_core_killed_during_webhook_deliveries_loses_no_event() {
     fleet.cores[0].kill();
     let recorded = fleet.count("SELECT count(*) FROM events");
     assert!(recorded >= EVENTS, "{recorded} events recorded of {EVENTS} accepted");
-    // Every recorded event at both endpoints; the killed core's claims are
-    // taken over once their 60-s lease ends.
+    // Every recorded event at both endpoints, and every delivery row marked
+    // delivered: what the killed core had claimed is taken over once its
+    // 60-s lease ends, and what it sent without recording is sent again (a
+    // duplicate the receiver drops by event id).
     wait_for("every event delivered to both endpoints", Duration::from_secs(180), || {
         receiver.arrived().1 == 2 * recorded
+            && fleet.count("SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'") == 2 * recorded
     });
     let delivered_in = killed_at.lock().unwrap().unwrap().elapsed();
     let (arrivals, distinct) = receiver.arrived();
