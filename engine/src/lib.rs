@@ -94,15 +94,29 @@ struct Vocabulary {
     phrase_keywords: Vec<usize>,
     /// Word (or truncation) → index into KEYWORDS.
     words: HashMap<String, usize>,
+    /// A keyword whose last word is cut to five letters or more, as the
+    /// card network left it at the end of the name (`BEHAVIORAL HOSPI`,
+    /// `SKILLED NURSI`) → index into KEYWORDS; `None` where two keywords
+    /// that say different things share the cut.
+    cut_at_end: HashMap<String, Option<usize>>,
 }
 
 /// The shortest truncation of a long keyword that still counts.
 const MIN_TRUNCATION: usize = 6;
+/// The shortest cut of a keyword's last word that counts where the name
+/// ends (`Vocabulary::cut_at_end`).
+const MIN_CUT_AT_END: usize = 5;
+/// Two-letter state codes a bank prints after the city, behind the name.
+const STATES: &[&str] = &[
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
+    "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR",
+    "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR",
+];
 /// Keywords shorter than this are matched only whole.
 const MIN_TRUNCATABLE: usize = 8;
 /// Truncations that are words of their own (CARDIO class, GASTRO pub, PSYCHO
-/// Bunny): never read as the medical word they begin.
-const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED"];
+/// Bunny, SIRIUSXM RADIO): never read as the medical word they begin.
+const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED", "RADIO"];
 
 impl Vocabulary {
     fn new() -> Result<Vocabulary, EngineError> {
@@ -132,7 +146,39 @@ impl Vocabulary {
                 }
             }
         }
-        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words })
+        let mut cut_at_end: HashMap<String, Option<usize>> = HashMap::new();
+        for (index, (keyword, signal)) in keywords.iter().enumerate() {
+            if !matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_)) {
+                continue;
+            }
+            let (head, last) = keyword.rsplit_once(' ').map_or(("", keyword.as_str()), |(h, l)| (h, l));
+            for end in MIN_CUT_AT_END..last.len() {
+                let cut = if head.is_empty() { last[..end].to_string() } else { format!("{head} {}", &last[..end]) };
+                if words.contains_key(&cut) || NOT_TRUNCATIONS.contains(&&last[..end]) {
+                    continue;
+                }
+                cut_at_end
+                    .entry(cut)
+                    .and_modify(|found| {
+                        if found.is_some_and(|other: usize| keywords[other].1 != *signal) {
+                            *found = None;
+                        }
+                    })
+                    .or_insert(Some(index));
+            }
+        }
+        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words, cut_at_end })
+    }
+
+    /// Where the name may end in `words`: its last word, or, behind a city
+    /// and a state code, the word before a city of one or two words.
+    fn name_ends(words: &[&str]) -> Vec<usize> {
+        let n = words.len();
+        let mut ends = vec![n];
+        if n >= 3 && STATES.contains(&words[n - 1]) {
+            ends.extend([n - 2, n - 3].into_iter().filter(|&end| end >= 1));
+        }
+        ends
     }
 
     /// Every signal in `text` (canonical words), with the words as found.
@@ -143,7 +189,31 @@ impl Vocabulary {
             .map(|(i, start, end)| (self.keywords[self.phrase_keywords[i]].1, &text[start..end]))
             .collect();
         found.extend(text.split(' ').filter_map(|word| self.words.get(word).map(|&i| (self.keywords[i].1, word))));
+        if found.is_empty() {
+            found.extend(self.cut_at_end(text));
+        }
         found
+    }
+
+    /// A keyword cut short where the name ends (`cut_at_end`), looked for
+    /// only when no whole keyword was found: the phrase of up to three
+    /// words that ends there.
+    fn cut_at_end<'a>(&self, text: &'a str) -> Option<(Signal, &'a str)> {
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices(' ').map(|(at, _)| at + 1)).collect();
+        let words: Vec<&str> = text.split(' ').collect();
+        for end in Vocabulary::name_ends(&words) {
+            if words[end - 1].len() < MIN_CUT_AT_END {
+                continue;
+            }
+            for span in 1..=3.min(end) {
+                let from = starts[end - span];
+                let to = starts.get(end).map_or(text.len(), |next| next - 1);
+                if let Some(Some(index)) = self.cut_at_end.get(&text[from..to]) {
+                    return Some((self.keywords[*index].1, &text[from..to]));
+                }
+            }
+        }
+        None
     }
 }
 

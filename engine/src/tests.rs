@@ -192,6 +192,26 @@ fn evidence_counts_only_as_whole_words_or_real_truncations() {
 }
 
 #[test]
+fn a_keyword_cut_where_the_name_ends_still_counts_and_only_there() {
+    // The network cut the name mid-word: the cut finds its keyword, at the
+    // end of the name or before the city and state.
+    let disorder = card("CHECKCARD 0922 STILLWATER EATING DISORDE", Some("8099"));
+    assert_eq!(disorder.outcome, Outcome::Eligible);
+    assert!(disorder.evidence.iter().any(|e| e.value == "EATING DISORDE"), "{:?}", disorder.evidence);
+    let nursing = card("POS DEBIT 0312 ROSEWOOD SKILLED NURSI RENO NV", Some("8050"));
+    assert_eq!(nursing.outcome, Outcome::Eligible);
+    // The same letters inside the name are not a cut.
+    assert_ne!(card("EATING DISORDE GROUP", None).outcome, Outcome::Eligible);
+    // A cut two keywords share that say different things (HOSPITAL,
+    // HOSPITALITY) is no evidence.
+    assert_ne!(card("SUNRIDGE COMMUNITY HOSPI", None).outcome, Outcome::Eligible);
+    // A cut that is a word of its own is that word.
+    assert_ne!(card("SIRIUSXM RADIO", Some("4899")).outcome, Outcome::Eligible);
+    // Fewer than five letters are no evidence.
+    assert_ne!(card("ACME WIDGET SURG", None).outcome, Outcome::Eligible);
+}
+
+#[test]
 fn non_medical_evidence_outweighs_a_generic_medical_word_and_a_code() {
     let vet = card("WESTSIDE ANIMAL HOSPITAL", Some("8062"));
     assert_eq!((vet.outcome, vet.category, vet.reason.code), (Outcome::Ineligible, "veterinary", "pet_care"));
