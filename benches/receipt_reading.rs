@@ -16,7 +16,7 @@
 use std::time::Instant;
 
 use chrono::NaiveDate;
-use sail_engine::receipts::{PurchaseFacts, decide, parse};
+use sail_engine::receipts::{PurchaseFacts, decide_readings, parse};
 use sail_engine::{Engine, Purchase};
 use sail_test_support::receipts::{FileKind, cases, render};
 
@@ -82,19 +82,17 @@ fn main() {
                         ));
                         extracted.expect("the receipt reader runs").ok()
                     } else {
-                        match sail_receipt_reader::read(content_type, bytes) {
-                            sail_receipt_reader::Outcome::Text(text) => Some(text),
-                            sail_receipt_reader::Outcome::Unreadable(_) => None,
-                        }
+                        sail_receipt_reader::read(content_type, bytes).into_readings().ok()
                     };
                     match text {
-                        Some(text) => {
+                        Some(readings) => {
                             let facts = PurchaseFacts {
                                 amount_minor: case.amount_minor,
                                 date: NaiveDate::parse_from_str(case.date, "%Y-%m-%d").unwrap(),
                                 merchant_id: None,
                             };
-                            std::hint::black_box(decide(&engine, &parse(&text), facts));
+                            let parsed = readings.iter().map(|text| parse(text)).collect();
+                            std::hint::black_box(decide_readings(&engine, parsed, facts));
                         }
                         None => unreadable += 1,
                     }

@@ -10,7 +10,7 @@
 
 use std::sync::LazyLock;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use regex::Regex;
 
 use crate::Engine;
@@ -40,8 +40,9 @@ pub struct ParsedLine {
 static AMOUNT_AT_END: LazyLock<Regex> = LazyLock::new(|| {
     // "IBUPROFEN 200MG 24CT    8.99 F", "Eye exam ........ $95.00", "-2.00"
     // A tax flag after the amount: one or two letters, or one sign (`*`,
-    // `#`), or, as a photo misreads a flag, one digit or another sign.
-    Regex::new(r#"^(?P<desc>.*?)[\s.:]*(?P<neg>-)?\$?\s?(?P<whole>\d{1,6}(?:,\d{3})*)[.,](?P<cents>\d{2})(?:\s*-)?(?:\s*(?:[A-Z]{1,2}|[^\sA-Z0-9.,$-])|\s*[0-9])?$"#)
+    // `#`), or, as a photo misreads a flag, one digit or one or two other
+    // signs (`5.37."`).
+    Regex::new(r#"^(?P<desc>.*?)[\s.:]*(?P<neg>-)?\$?\s?(?P<whole>\d{1,6}(?:,\d{3})*)[.,](?P<cents>\d{2})(?:\s*-)?(?:\s*(?:[A-Z]{1,2}|[^\sA-Z0-9.,$-]|[.,][^\sA-Z0-9.,$-])|\s*[0-9])?$"#)
         .unwrap_or_else(|_| unreachable!())
 });
 static ISO_DATE: LazyLock<Regex> =
@@ -105,6 +106,10 @@ fn minor(whole: &str, cents: &str) -> Option<i64> {
     Some(whole * 100 + cents)
 }
 
+/// The years a receipt's date may have: a year OCR misread (`2626`) is no
+/// date, rather than a date that matches nothing.
+const RECEIPT_YEARS: std::ops::RangeInclusive<i32> = 1990..=2099;
+
 fn find_date(text: &str) -> Option<NaiveDate> {
     let mut found: Vec<(usize, NaiveDate)> = Vec::new();
     for c in ISO_DATE.captures_iter(text) {
@@ -134,7 +139,24 @@ fn find_date(text: &str) -> Option<NaiveDate> {
             found.push((m.start(), date));
         }
     }
-    found.into_iter().min_by_key(|(at, _)| *at).map(|(_, date)| date)
+    found
+        .into_iter()
+        .filter(|(_, date)| RECEIPT_YEARS.contains(&date.year()))
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, date)| date)
+}
+
+static S_FOR_FIVE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"\sS(\.\d{2}(?:\s*[A-Z"]{1,2})?)$"#).unwrap_or_else(|_| unreachable!()));
+
+/// A line whose amount begins with an `S` where OCR misread a `5` (`CANS
+/// S.36"`), with the `5` back; any other line as it is. An `S` alone before
+/// the cents is never a word.
+fn misread_five(upper: String) -> String {
+    match S_FOR_FIVE.captures(&upper).and_then(|c| c.get(0).zip(c.get(1))) {
+        Some((whole, cents)) => format!("{} 5{}", &upper[..whole.start()], cents.as_str()),
+        None => upper,
+    }
 }
 
 /// Reads a receipt's text.
@@ -157,6 +179,8 @@ pub fn parse(text: &str) -> ParsedReceipt {
                 continue;
             }
         }
+        // A `5` before the cents read as `S` (`COLA 12PK CANS S.36`).
+        let upper = misread_five(upper);
         let Some(c) = AMOUNT_AT_END.captures(&upper) else { continue };
         let Some(mut amount) = minor(&c["whole"], &c["cents"]) else { continue };
         // A line of nothing (a loyalty or fuel-points line, a bag fee
@@ -198,7 +222,33 @@ pub fn parse(text: &str) -> ParsedReceipt {
         let description = original[..desc_len].trim().trim_end_matches(['.', ':', '$']).trim().to_string();
         parsed.lines.push(ParsedLine { description, amount_minor: amount });
     }
+    if parsed.subtotal_minor.is_none() && parsed.total_minor.is_none() {
+        totals_by_their_sums(&mut parsed);
+    }
     parsed
+}
+
+/// A photo whose subtotal and total words were both misread (`Searern.
+/// 31.86`, `Miia 31.86`) leaves them among the items. The arithmetic names
+/// them: the first line (after two items or more) whose amount is the sum
+/// of the items above it is the subtotal, provided every line after it
+/// repeats that amount (the total; a tax of nothing is no line). Then the
+/// subtotal and the total are that amount and the items end above it.
+/// Otherwise nothing changes.
+fn totals_by_their_sums(parsed: &mut ParsedReceipt) {
+    let mut above = 0i64;
+    for (at, line) in parsed.lines.iter().enumerate() {
+        if at >= 2 && (line.amount_minor - above).abs() <= 1 && above > 0 {
+            let amount = line.amount_minor;
+            if parsed.lines[at + 1..].iter().all(|after| after.amount_minor == amount) {
+                parsed.lines.truncate(at);
+                parsed.subtotal_minor = Some(amount);
+                parsed.total_minor = Some(amount);
+            }
+            return;
+        }
+        above += line.amount_minor;
+    }
 }
 
 /// How a receipt line was classified.
@@ -354,6 +404,47 @@ fn with_misread_tax(engine: &Engine, receipt: &ParsedReceipt, purchase_minor: i6
         recovered.total_minor.get_or_insert(others + tax.amount_minor);
         recovered
     })
+}
+
+/// Decides each reading of one receipt (a phone photo is read at two
+/// enlargements, and OCR misreads different words of each) and keeps the
+/// one its purchase confirms best: a reading that matches the purchase and
+/// decides it with lines that add up to what it prints, else one that
+/// matches and decides it, else one that matches it, else the first.
+/// Readings are taken in the reader's order, so a tie keeps the earlier.
+/// None for no readings.
+pub fn decide_readings(
+    engine: &Engine,
+    readings: Vec<ParsedReceipt>,
+    purchase: PurchaseFacts<'_>,
+) -> Option<(ParsedReceipt, ReceiptDecision)> {
+    let confirmation = |reading: &ParsedReceipt, decision: &ReceiptDecision| match decision {
+        ReceiptDecision::Mismatch { .. } => 0,
+        ReceiptDecision::Matched { outcome: Outcome::NeedsReview, .. } => 1,
+        ReceiptDecision::Matched { .. } if reading.adds_up() => 3,
+        ReceiptDecision::Matched { .. } => 2,
+    };
+    let mut best: Option<(ParsedReceipt, ReceiptDecision, u8)> = None;
+    for reading in readings {
+        let decision = decide(engine, &reading, purchase);
+        let score = confirmation(&reading, &decision);
+        if best.as_ref().is_none_or(|(_, _, kept)| score > *kept) {
+            best = Some((reading, decision, score));
+        }
+    }
+    best.map(|(reading, decision, _)| (reading, decision))
+}
+
+impl ParsedReceipt {
+    /// Whether the lines read add up to what the receipt prints: its
+    /// subtotal, or its total less its tax. A reading that does was likely
+    /// read whole; the receipt reader tries other preparations of a photo
+    /// until one does.
+    pub fn adds_up(&self) -> bool {
+        let lines: i64 = self.lines.iter().map(|l| l.amount_minor).sum();
+        let printed = self.subtotal_minor.or(self.total_minor.map(|t| t - self.tax_minor.unwrap_or(0)));
+        !self.lines.is_empty() && printed.is_some_and(|p| (p - lines).abs() <= 1)
+    }
 }
 
 /// Classifies each line with the engine's item rules, matches the receipt
@@ -567,6 +658,66 @@ VISA ****1234            13.48
 
     fn facts(amount_minor: i64) -> PurchaseFacts<'static> {
         PurchaseFacts { amount_minor, date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(), merchant_id: None }
+    }
+
+    #[test]
+    fn misread_total_words_are_named_by_their_sums() {
+        let parsed = parse(
+            "TARGET\nGAUZE PADS 13.32 6\nCOLA 12PK CANS 5.37\nDOG FOOD 13.17 5\nSearern. 31.86\na 0.00\nMiia 31.86\n",
+        );
+        assert_eq!((parsed.subtotal_minor, parsed.total_minor), (Some(3186), Some(3186)));
+        assert_eq!(parsed.lines.len(), 3);
+        // An item that is the sum of those above it, on a receipt whose
+        // total was read, stays an item.
+        let read = parse("SHOP\nA THING 2.00\nB THING 3.00\nC THING 5.00\nTOTAL 10.00\n");
+        assert_eq!((read.lines.len(), read.total_minor), (3, Some(1000)));
+        // A line after it that is not the total: nothing is guessed.
+        let unsure = parse("SHOP\nA THING 2.00\nB THING 3.00\nC THING 5.00\nD THING 4.00\n");
+        assert_eq!((unsure.lines.len(), unsure.total_minor), (4, None));
+    }
+
+    #[test]
+    fn a_year_out_of_range_is_no_date_and_a_flag_may_be_two_signs() {
+        assert_eq!(parse("SHOP\n11/12/2626 10:41\nCOLA 5.37.\"\n").date, None);
+        assert_eq!(parse("SHOP\n11/12/2626 11/12/2026\n").date, NaiveDate::from_ymd_opt(2026, 11, 12));
+        assert_eq!(parse("SHOP\nCOLA 12PK CANS 5.37.\"\n").lines[0].amount_minor, 537);
+    }
+
+    #[test]
+    fn a_five_read_as_s_before_the_cents_is_a_five() {
+        let parsed = parse("TARGET\nCOLA 12PK CANS S.36\"\nTOILET PAPER 29.63\n");
+        assert_eq!(parsed.lines[0].amount_minor, 536);
+        assert_eq!(parsed.lines[0].description, "COLA 12PK CANS");
+        // A word ending in S before an amount is not touched.
+        assert_eq!(parse("X\nSOCKS 4.99\n").lines[0].amount_minor, 499);
+    }
+
+    #[test]
+    fn of_two_readings_the_one_the_purchase_confirms_is_kept() {
+        let engine = crate::tests::engine();
+        // The first reading misread the total and a word; the second read both.
+        let misread = parse("CVS\nIBUPROFEN 200MG 8.99\nCamy 1.99\nTOTAL 18.98\n");
+        let clear = parse("CVS\nIBUPROFEN 200MG 8.99\nCANDY 1.99\nTOTAL 10.98\n");
+        let (kept, decision) = decide_readings(&engine, vec![misread.clone(), clear.clone()], facts(1098)).unwrap();
+        assert_eq!(kept, clear);
+        assert!(
+            matches!(decision, ReceiptDecision::Matched { outcome: Outcome::Eligible, eligible_minor: 899, .. }),
+            "{decision:?}"
+        );
+        // Two readings that decide: the one whose lines add up to its total.
+        let short = parse("WALGREENS\nIBUPROFEN 200MG 6.99\nPHONE CHARGER 14.99\nSUBTOTAL 23.98\nTOTAL 23.98\n");
+        let whole = parse("WALGREENS\nIBUPROFEN 2006G 8.99\nPHONE CHARGER 14.99\nSUBTOTAL 23.98\nTOTAL 23.98\n");
+        let (kept, decision) = decide_readings(&engine, vec![short, whole.clone()], facts(2398)).unwrap();
+        assert_eq!(kept, whole);
+        assert!(matches!(decision, ReceiptDecision::Matched { eligible_minor: 899, .. }), "{decision:?}");
+        // Readings that confirm alike: the reader's first choice stays.
+        let (kept, _) = decide_readings(&engine, vec![clear.clone(), clear.clone()], facts(1098)).unwrap();
+        assert_eq!(kept, clear);
+        // None confirms: the first, with its mismatch.
+        let (kept, decision) = decide_readings(&engine, vec![misread.clone(), clear], facts(5000)).unwrap();
+        assert_eq!(kept, misread);
+        assert!(matches!(decision, ReceiptDecision::Mismatch { .. }));
+        assert!(decide_readings(&engine, Vec::new(), facts(1098)).is_none());
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub const DEFAULT_CPU: Duration = Duration::from_secs(30);
 /// 50-megapixel image, far short of what a decompression bomb asks for.
 pub const DEFAULT_MEMORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// The most bytes of output taken from the child; the reader writes at most
-/// 200,000 characters of text, as JSON.
+/// three readings of 200,000 characters each, as JSON.
 const MAX_OUTPUT_BYTES: u64 = 4 * 1024 * 1024;
 /// Of the child's standard error, what goes to the log (escaped); more is
 /// not logged at all.

@@ -14,7 +14,7 @@ use entities::enums::{ExpenseStatus, ReceiptStatus};
 use entities::{job, receipt, transaction};
 use sail_api::pb;
 use sail_engine::Engine;
-use sail_engine::receipts::{self, PurchaseFacts, ReceiptDecision};
+use sail_engine::receipts::{self, ParsedReceipt, PurchaseFacts, ReceiptDecision};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
@@ -185,27 +185,31 @@ pub struct StoredLine {
     pub reason: String,
 }
 
-/// The text of a receipt file of `content_type`, or why it has none. Plain
-/// text is taken as it is (it was checked to be UTF-8 at upload); PDFs and
-/// images are read in a child process under limits (`receipt_reader`). An
-/// `Err` is Sail's own failure, retried as the job's.
+/// The text of a receipt file of `content_type`, or why it has none: one
+/// reading, or for a phone photo up to three (the reader's first choice first).
+/// Plain text is taken as it is (it was checked to be UTF-8 at upload);
+/// PDFs and images are read in a child process under limits
+/// (`receipt_reader`). An `Err` is Sail's own failure, retried as the job's.
 pub async fn extract_text(
     settings: &ReaderSettings,
     content_type: &str,
     bytes: Vec<u8>,
-) -> Result<Result<String, Unreadable>, CoreError> {
-    let outcome = match content_type {
+) -> Result<Result<Vec<String>, Unreadable>, CoreError> {
+    let outcome: Outcome = match content_type {
         "text/plain" => sail_receipt_reader::read(content_type, &bytes),
         _ => receipt_reader::read(settings, content_type, bytes).await?,
     };
-    Ok(match outcome {
-        Outcome::Text(text) if text.chars().filter(|c| c.is_alphanumeric()).count() >= 8 => Ok(text),
-        Outcome::Text(_) => Err(Unreadable {
-            code: "no_text".to_string(),
-            message: "No text could be read from the receipt.".to_string(),
-        }),
-        Outcome::Unreadable(why) => Err(why),
-    })
+    Ok(outcome.into_readings().and_then(|readings| {
+        let texts: Vec<String> =
+            readings.into_iter().filter(|text| text.chars().filter(|c| c.is_alphanumeric()).count() >= 8).collect();
+        if texts.is_empty() {
+            return Err(Unreadable {
+                code: "no_text".to_string(),
+                message: "No text could be read from the receipt.".to_string(),
+            });
+        }
+        Ok(texts)
+    }))
 }
 
 fn outcome_status(outcome: sail_engine::Outcome) -> ExpenseStatus {
@@ -266,15 +270,19 @@ pub async fn run_read_job(
 
     // Text with neither a total nor an item line is no receipt Sail can
     // read (a photo of something else, or too unclear for OCR).
-    let text = text.and_then(|text| {
-        let parsed = receipts::parse(&text);
-        if parsed.total_minor.is_none() && parsed.lines.is_empty() {
+    let text = text.and_then(|readings| {
+        let receipts: Vec<ParsedReceipt> = readings
+            .iter()
+            .map(|text| receipts::parse(text))
+            .filter(|parsed| parsed.total_minor.is_some() || !parsed.lines.is_empty())
+            .collect();
+        if receipts.is_empty() {
             Err(Unreadable {
                 code: "no_receipt_lines".to_string(),
                 message: "Neither a total nor an item line could be read: this may not be a receipt, or the image is too unclear.".to_string(),
             })
         } else {
-            Ok(text)
+            Ok(receipts)
         }
     });
     let txn = begin_write(db).await?;
@@ -310,7 +318,7 @@ async fn record_reading(
     txn: &WriteTxn,
     engine: &Engine,
     found: &receipt::Model,
-    text: Result<String, Unreadable>,
+    text: Result<Vec<ParsedReceipt>, Unreadable>,
 ) -> Result<(), CoreError> {
     let expense = transaction::Entity::find()
         .filter(transaction::Column::ExpenseId.eq(found.expense_id.as_str()))
@@ -338,15 +346,15 @@ async fn record_reading(
             let message = format!("The attached receipt could not be read: {}", why.message);
             expense_update = still_in_review(&expense, "receipt_unreadable", message, now);
         }
-        Ok(text) => {
-            let parsed = receipts::parse(&text);
+        Ok(readings) => {
             let facts = PurchaseFacts {
                 amount_minor: expense.amount_minor,
                 date: chrono::NaiveDate::parse_from_str(&expense.date, "%Y-%m-%d")
                     .map_err(|err| CoreError::Internal(format!("expense date: {err}")))?,
                 merchant_id: expense.merchant_id.as_deref(),
             };
-            let decision = receipts::decide(engine, &parsed, facts);
+            let (parsed, decision) = receipts::decide_readings(engine, readings, facts)
+                .ok_or_else(|| CoreError::Internal(format!("receipt {} kept no reading", found.id)))?;
             let (lines, eligible_minor) = match &decision {
                 ReceiptDecision::Matched { lines, eligible_minor, .. }
                 | ReceiptDecision::Mismatch { lines, eligible_minor, .. } => (lines, *eligible_minor),
