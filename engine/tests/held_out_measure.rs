@@ -1,9 +1,10 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`), each run once
-//! when a round of work was done, with every miss printed
+//! `_d/`) and the fifth of 2026-11-27 (`held_out_2026_11_27_e/`), each run
+//! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
-//! The figures of those runs are in docs/held-out-2026-11-26.md; this test
+//! The figures of those runs are in docs/held-out-2026-11-26.md and
+//! docs/held-out-2026-11-27.md; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -139,4 +140,40 @@ fn fourth_pair_purchases() {
 #[test]
 fn fourth_pair_receipt_lines() {
     receipt_lines("held_out_2026_11_26_d", &FOURTH_PAIR);
+}
+
+/// The fifth pair's one run (docs/held-out-2026-11-27.md), measured when
+/// the fourth round of work was done: purchases 85.0% exact, 99.0%
+/// acceptable, five `eligible` where the label asks for a review (a vein
+/// clinic, two cosmetic dental studios, teledermatology, a concierge
+/// membership, all under medical codes); receipt lines 85.9% (96.0%
+/// acceptable), four lines called eligible that the labels call otherwise.
+/// Targets missed but for acceptability.
+const FIFTH_PAIR: Run = Run {
+    exact: 0.845,
+    acceptable: 0.985,
+    false_eligible: &[
+        "CHECKCARD 0723 VEINCARE OF SOUTHLAKE",
+        "RADIANT SMILE STUDIO",
+        "VENEER ARTISTRY CENTER",
+        "DERMCHAT TELEDERM #1675",
+        "PURCHASE AUTHORIZED ON 06/12 MDVIP ANNUAL FEE S594876183 CARD 1844",
+    ],
+    lines: 0.855,
+    eligible_lines: &[
+        "ICE BAG 20LB                3.99",
+        "HEINENS HAND SANITIZER 8OZ 2.99 T",
+        "RX DELIVERY CHARGE       3.00",
+        "DE DIAPER RASH OINTMENT  6.99 T",
+    ],
+};
+
+#[test]
+fn fifth_pair_purchases() {
+    purchases("held_out_2026_11_27_e", &FIFTH_PAIR);
+}
+
+#[test]
+fn fifth_pair_receipt_lines() {
+    receipt_lines("held_out_2026_11_27_e", &FIFTH_PAIR);
 }
