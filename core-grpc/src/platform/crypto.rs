@@ -493,6 +493,12 @@ impl Keyring {
         Self::index_with(&self.current, column, scope, value)
     }
 
+    /// Whether a previous key is configured: a rotation may be half done,
+    /// so rows may be indexed or sealed under either key.
+    pub fn rotating(&self) -> bool {
+        !self.previous.is_empty()
+    }
+
     /// The blind index under every configured key: a lookup during a
     /// rotation finds rows indexed under the previous key too.
     pub fn blind_indexes(&self, column: SealedColumn, scope: &str, value: &[u8]) -> Vec<String> {
@@ -689,6 +695,19 @@ mod tests {
         assert!(!rotating.is_current(&sealed));
         assert!(rotating.is_current(&rotating.seal(COLUMN, "usr_1", "x")));
         assert_eq!(rotating.previous_ids(), vec![before.current_id()]);
+    }
+
+    #[test]
+    fn a_ring_with_a_previous_key_is_rotating_and_indexes_under_both() {
+        let alone = ring();
+        assert!(!alone.rotating());
+        let previous = Keyring::generate_key();
+        let both = Keyring::parse(&Keyring::generate_key(), &[previous.as_str()]).unwrap();
+        assert!(both.rotating());
+        let old = Keyring::parse(&previous, &[]).unwrap();
+        let indexes = both.blind_indexes(columns::USER_EXTERNAL_ID, "ptn_1", b"partner-user-42");
+        assert_eq!(indexes.len(), 2);
+        assert_eq!(indexes[1], old.blind_index(columns::USER_EXTERNAL_ID, "ptn_1", b"partner-user-42"));
     }
 
     #[test]

@@ -127,10 +127,23 @@ impl Vault {
         partner_id: &str,
         user_id: &str,
     ) -> Result<Sealer<'_>, CoreError> {
-        let ring = &*self.ring;
         if let Some(key) = self.keys_of(db, &[user_id]).await?.remove(user_id) {
-            return Ok(Sealer::new(ring, Some(key)));
+            return Ok(Sealer::new(&self.ring, Some(key)));
         }
+        self.sealer_for_new_user(db, partner_id, user_id).await
+    }
+
+    /// A sealer for writing the values of a user whose id was made just now:
+    /// no key can be stored for it yet, so none is looked up before one is
+    /// made (a key stored meanwhile still wins, as in
+    /// [`Vault::sealer_for_writing`]).
+    pub async fn sealer_for_new_user(
+        &self,
+        db: &impl ConnectionTrait,
+        partner_id: &str,
+        user_id: &str,
+    ) -> Result<Sealer<'_>, CoreError> {
+        let ring = &*self.ring;
         let (key, bytes) = UserKey::generate();
         let row = user_data_key::ActiveModel {
             user_id: Set(user_id.to_string()),
