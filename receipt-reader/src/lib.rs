@@ -92,15 +92,19 @@ fn read_pdf(bytes: &[u8]) -> Outcome {
 }
 
 /// Checks an image's size from its header, prepares it as receipt readers
-/// do (`prepare`), then runs Tesseract on it.
+/// do (`straighten`), then runs Tesseract on it.
 fn read_image(bytes: &[u8]) -> Outcome {
     if let Err(why) = image_size(bytes) {
         return Outcome::Unreadable(why);
     }
-    let Some((usual, small)) = prepare(bytes, ENLARGEMENTS[0]) else {
+    let Some(straight) = straighten(bytes) else {
         return Outcome::unreadable("ocr_failed", "The image could not be decoded.");
     };
-    let first = ocr(&usual);
+    let small = straight.height() < SMALL_IMAGE_HEIGHT;
+    let first = match enlarged_png(&straight, ENLARGEMENTS[0]) {
+        Some(usual) => ocr(&usual),
+        None => return Outcome::unreadable("ocr_failed", "The image could not be prepared."),
+    };
     let Outcome::Text(first) = first else { return first };
     if !small || parse(&first).adds_up() {
         return Outcome::Text(first);
@@ -110,7 +114,7 @@ fn read_image(bytes: &[u8]) -> Outcome {
     // same adds nothing.
     let mut readings = vec![first];
     for &enlargement in &ENLARGEMENTS[1..] {
-        let Some(Outcome::Text(text)) = prepare(bytes, enlargement).map(|(other, _)| ocr(&other)) else { continue };
+        let Some(Outcome::Text(text)) = enlarged_png(&straight, enlargement).map(|other| ocr(&other)) else { continue };
         if readings.contains(&text) {
             continue;
         }
@@ -132,27 +136,27 @@ fn read_image(bytes: &[u8]) -> Outcome {
 /// receipts right, and one of them does for 30 or more.
 const ENLARGEMENTS: [f32; 3] = [1.5, 1.25, 1.0];
 
-/// An image shorter than this is enlarged before OCR (and read at two
-/// enlargements): its text is small (a receipt across a phone photo's
+/// An image shorter than this is enlarged before OCR (and may be read at
+/// each of [`ENLARGEMENTS`]): its text is small (a receipt across a phone photo's
 /// width is 1,500 pixels or more).
 const SMALL_IMAGE_HEIGHT: u32 = 1600;
 /// The skew searched for and corrected, either way, in degrees.
 const MAX_SKEW_DEGREES: f32 = 5.0;
 
-/// A photo prepared for OCR, as a PNG: grayscale; straightened by the angle
-/// whose rows of dark pixels are most distinct (a projection profile, the
-/// classic deskew); a 3x3 median filter against sensor noise and JPEG
-/// speckle; and, when small, enlarged by `enlargement` (Lanczos). With it,
-/// whether the image was small. None when the image does not decode (its
-/// size was checked before).
+/// A photo made ready for OCR, once however often it is read: grayscale;
+/// straightened by the angle whose rows of dark pixels are most distinct (a
+/// projection profile, the classic deskew); and a 3x3 median filter against
+/// sensor noise and JPEG speckle. Each reading then enlarges it when small
+/// (`enlarged_png`). None when the image does not decode (its size was
+/// checked before).
 ///
 /// Chosen by measurement on 26 generated phone photos (docs/receipts.md,
 /// "Photos"): every amount of a receipt read right for 6 of 26 receipts as
 /// they came, 13 of 26 prepared this way; binarising before Tesseract (a
 /// global or an adaptive threshold) and doubling the size both made it
 /// worse, so Tesseract keeps its own thresholding.
-pub fn prepare(bytes: &[u8], enlargement: f32) -> Option<(Vec<u8>, bool)> {
-    use image::{ImageEncoder, Luma, imageops};
+pub fn straighten(bytes: &[u8]) -> Option<image::GrayImage> {
+    use image::Luma;
     use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
 
     let mut gray = image::load_from_memory(bytes).ok()?.to_luma8();
@@ -161,18 +165,28 @@ pub fn prepare(bytes: &[u8], enlargement: f32) -> Option<(Vec<u8>, bool)> {
         let background = Luma([imageproc::contrast::otsu_level(&gray).max(200)]);
         gray = rotate_about_center(&gray, -angle.to_radians(), Interpolation::Bilinear, Border::Constant(background));
     }
-    let mut prepared = imageproc::filter::median_filter(&gray, 1, 1);
-    let small = prepared.height() < SMALL_IMAGE_HEIGHT;
-    if small {
-        let width = (prepared.width() as f32 * enlargement) as u32;
-        let height = (prepared.height() as f32 * enlargement) as u32;
-        prepared = imageops::resize(&prepared, width, height, imageops::FilterType::Lanczos3);
-    }
+    Some(imageproc::filter::median_filter(&gray, 1, 1))
+}
+
+/// A straightened image as the PNG Tesseract reads: enlarged by
+/// `enlargement` (Lanczos) when it is small, as it is otherwise.
+fn enlarged_png(straight: &image::GrayImage, enlargement: f32) -> Option<Vec<u8>> {
+    use image::{ImageEncoder, imageops};
+
+    let enlarged;
+    let image = if straight.height() < SMALL_IMAGE_HEIGHT {
+        let width = (straight.width() as f32 * enlargement) as u32;
+        let height = (straight.height() as f32 * enlargement) as u32;
+        enlarged = imageops::resize(straight, width, height, imageops::FilterType::Lanczos3);
+        &enlarged
+    } else {
+        straight
+    };
     let mut out = Vec::new();
     image::codecs::png::PngEncoder::new(&mut out)
-        .write_image(prepared.as_raw(), prepared.width(), prepared.height(), image::ExtendedColorType::L8)
+        .write_image(image.as_raw(), image.width(), image.height(), image::ExtendedColorType::L8)
         .ok()?;
-    Some((out, small))
+    Some(out)
 }
 
 /// The skew of a page of text, in degrees (positive: counter-clockwise),
