@@ -146,6 +146,10 @@ const PRECEDENCE: [NonMedical; 13] = [
     NonMedical::Conditional,
 ];
 
+/// Credentials that count as medical words only beside `DR`: each is also
+/// an ordinary abbreviation.
+pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC"];
+
 /// Everything the rules decide from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Facts<'a> {
@@ -159,6 +163,8 @@ pub struct Facts<'a> {
     pub fuel: Option<&'a str>,
     pub insurer: Option<&'a str>,
     pub pharmacy: Option<&'a str>,
+    /// A word naming a store that sells both kinds (`GROCERY`).
+    pub store: Option<&'a str>,
     /// The strongest medical word: the first specialty, else the first word.
     pub medical: Option<MedicalWord<'a>>,
     /// The first specialty word.
@@ -169,17 +175,19 @@ pub struct Facts<'a> {
 
 impl<'a> Facts<'a> {
     /// Reads the words found in a descriptor (`text`, its canonical words)
-    /// into typed evidence. `MD` alone is also Maryland: it counts only
-    /// beside `DR`.
+    /// into typed evidence. A credential of two or three letters that is
+    /// also something else (`MD` Maryland, `AUD` a currency, `PT` a pint,
+    /// `LAC` a lake) counts only beside `DR`.
     pub fn read_words(&mut self, text: &str, mut found: Vec<(Signal, &'a str)>) {
         let has_dr = text.split(' ').any(|w| w == "DR");
-        found.retain(|(_, word)| *word != "MD" || has_dr);
+        found.retain(|(_, word)| !CREDENTIALS_BESIDE_DR.contains(word) || has_dr);
         found.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let first = |signal: Signal| found.iter().find(|(s, _)| *s == signal).map(|(_, w)| *w);
         self.cannabis = first(Signal::Cannabis);
         self.fuel = first(Signal::Fuel);
         self.insurer = first(Signal::Insurer);
         self.pharmacy = first(Signal::Pharmacy);
+        self.store = first(Signal::Store);
         let medical: Vec<MedicalWord<'a>> = found
             .iter()
             .filter_map(|(s, w)| match s {

@@ -20,6 +20,7 @@
 //! `BERRIES`). Loaded once per process, loudly: a row that does not parse
 //! stops the engine from starting.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -482,13 +483,16 @@ impl ItemLexicon {
             })
             .collect();
         let words: Vec<&str> = expanded.iter().map(String::as_str).collect();
-        // (priority, span, index): the highest priority, then the longest
+        // The highest priority, then the medical side (a medical word
+        // outranks a goods word of the same priority: `LICE SHAMPOO` is a
+        // pediculicide, `NICOTINE GUM` a stop-smoking aid), then the longest
         // span, then the term listed first.
-        let mut best: Option<(u8, usize, usize)> = None;
-        let consider = |best: &mut Option<(u8, usize, usize)>, index: usize, span: usize| {
-            let priority = self.terms[index].priority;
-            if best.is_none_or(|(p, s, i)| (priority, span, std::cmp::Reverse(index)) > (p, s, std::cmp::Reverse(i))) {
-                *best = Some((priority, span, index));
+        let mut best: Option<Rank> = None;
+        let consider = |best: &mut Option<Rank>, index: usize, span: usize| {
+            let term = &self.terms[index];
+            let rank = Rank { priority: term.priority, side: medical_side(term.outcome), span, first: Reverse(index) };
+            if best.is_none_or(|b| rank > b) {
+                *best = Some(rank);
             }
         };
         for start in 0..words.len() {
@@ -510,7 +514,27 @@ impl ItemLexicon {
                 }
             }
         }
-        best.map(|(_, _, index)| &self.terms[index])
+        best.map(|rank| &self.terms[rank.first.0])
+    }
+}
+
+/// How a matched term ranks against the others on its line; fields in
+/// order of weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    priority: u8,
+    side: u8,
+    span: usize,
+    first: Reverse<usize>,
+}
+
+/// A medical term (2) outranks a dual-purpose one (1), which outranks
+/// everyday goods (0), at the same priority.
+fn medical_side(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Eligible => 2,
+        Outcome::NeedsReview => 1,
+        Outcome::Ineligible => 0,
     }
 }
 

@@ -106,6 +106,9 @@ const MIN_TRUNCATION: usize = 6;
 /// The shortest cut of a keyword's last word that counts where the name
 /// ends (`Vocabulary::cut_at_end`).
 const MIN_CUT_AT_END: usize = 5;
+/// The same for the last word of a phrase keyword: the whole words before
+/// it already say which phrase it is (`PHYSICAL TH`, `GENERAL HO`).
+const MIN_PHRASE_CUT_AT_END: usize = 2;
 /// Two-letter state codes a bank prints after the city, behind the name.
 const STATES: &[&str] = &[
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
@@ -152,7 +155,8 @@ impl Vocabulary {
                 continue;
             }
             let (head, last) = keyword.rsplit_once(' ').map_or(("", keyword.as_str()), |(h, l)| (h, l));
-            for end in MIN_CUT_AT_END..last.len() {
+            let shortest = if head.is_empty() { MIN_CUT_AT_END } else { MIN_PHRASE_CUT_AT_END };
+            for end in shortest..last.len() {
                 let cut = if head.is_empty() { last[..end].to_string() } else { format!("{head} {}", &last[..end]) };
                 if words.contains_key(&cut) || NOT_TRUNCATIONS.contains(&&last[..end]) {
                     continue;
@@ -202,7 +206,9 @@ impl Vocabulary {
         let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices(' ').map(|(at, _)| at + 1)).collect();
         let words: Vec<&str> = text.split(' ').collect();
         for end in Vocabulary::name_ends(&words) {
-            if words[end - 1].len() < MIN_CUT_AT_END {
+            // Single words are cut at five letters at least; a phrase's last
+            // word at two (the map holds only those cuts).
+            if words[end - 1].len() < MIN_PHRASE_CUT_AT_END {
                 continue;
             }
             for span in 1..=3.min(end) {

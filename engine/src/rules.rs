@@ -41,6 +41,7 @@ pub const RULES: &[Rule] = &[
     Rule { name: "known_merchant", decide: known_merchant },
     Rule { name: "directory_merchant", decide: directory_merchant },
     Rule { name: "insurer", decide: insurer },
+    Rule { name: "mixed_store", decide: mixed_store },
     Rule { name: "non_medical_words", decide: non_medical_words },
     Rule { name: "mcc_ineligible", decide: mcc_ineligible },
     Rule { name: "mcc_medical", decide: mcc_medical },
@@ -201,6 +202,27 @@ fn insurer(f: &Facts<'_>) -> Option<Verdict> {
             f.merchant_label
         ),
         [Some(keyword(word, "insurance"))],
+    )
+}
+
+/// A store that sells both kinds (a grocery or supermarket, which the
+/// reference data lists as a mixed category): what was bought decides,
+/// whatever departments the name also lists (`GROCERY & DELI`). Under a
+/// category code that is never medical, the name is only a name.
+fn mixed_store(f: &Facts<'_>) -> Option<Verdict> {
+    let store = f.store?;
+    if f.code.is_some_and(|c| c.listed_as(Outcome::NeedsReview).is_none()) {
+        return None;
+    }
+    verdict(
+        Outcome::NeedsReview,
+        "mixed_merchandise",
+        "mixed_merchant",
+        format!(
+            "'{store}': {} sells both eligible and ineligible goods (OTC medicines beside food); item-level data is needed.",
+            f.merchant_label
+        ),
+        [Some(keyword(store, "mixed_merchandise")), f.code.map(|c| c.evidence(c.category()))],
     )
 }
 
@@ -662,6 +684,17 @@ mod tests {
         assert_eq!(decided(mcc_needs_review(&services)), (REVIEW, "mixed_category"), "goods only under retail");
         let pharmacy = Facts { code: code("5912", Some(REVIEW)), ..dental };
         assert_eq!(decided(mcc_needs_review(&pharmacy)), (REVIEW, "mixed_category"), "a drug store stays mixed");
+    }
+
+    #[test]
+    fn a_grocery_is_a_mixed_basket_unless_its_code_is_never_medical() {
+        let grocery = Facts { store: Some("GROCERY"), non_medical: against(NonMedical::Dining, "DELI"), ..facts() };
+        assert_eq!(decided(mixed_store(&grocery)), (REVIEW, "mixed_merchant"));
+        let under_grocery_code = Facts { code: code("5411", Some(REVIEW)), ..grocery.clone() };
+        assert_eq!(decided(mixed_store(&under_grocery_code)), (REVIEW, "mixed_merchant"));
+        let restaurant = Facts { code: code("5812", Some(Outcome::Ineligible)), ..grocery.clone() };
+        assert!(mixed_store(&restaurant).is_none(), "a restaurant named grocery is decided by its code");
+        assert!(mixed_store(&facts()).is_none());
     }
 
     #[test]

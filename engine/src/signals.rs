@@ -89,6 +89,9 @@ pub enum Signal {
     Insurer,
     /// A pharmacy whose basket is unknown.
     Pharmacy,
+    /// A store that sells both kinds (a grocery, a supermarket), as the
+    /// reference data's codes for such stores say.
+    Store,
     /// Medical care, with its category. `specialty` words name the care
     /// (DENTISTRY, PEDIATRICS); the others (CLINIC, HOSPITAL, MD) are generic
     /// and yield to evidence of non-medical use.
@@ -150,6 +153,7 @@ fn load() -> Result<Vec<(String, Signal)>, String> {
                 "cannabis" => Signal::Cannabis,
                 "insurer" => Signal::Insurer,
                 "pharmacy" => Signal::Pharmacy,
+                "store" => Signal::Store,
                 "specialty" => medical(true)?,
                 "generic" => medical(false)?,
                 "non_medical" => Signal::NonMedical(NonMedical::parse(&row.category).ok_or_else(|| {
