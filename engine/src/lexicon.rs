@@ -592,6 +592,21 @@ mod tests {
         assert_eq!(classify("HYDROCORTISONE CREAM 1OZ").map(|c| c.0), Some(Outcome::Eligible));
         // A curated override outranks both.
         assert_eq!(classify("NON PRESCRIPTION SUNGLASSES").map(|c| c.0), Some(Outcome::Ineligible));
+        // At the same priority the medical term wins, whatever the spans:
+        // LICE and SHAMPOO, NICOTINE and GUM are curated alike.
+        assert_eq!(classify("KRO HEAD LICE SHAMPOO").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("PR LICE SHAMPOO 4OZ").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("NICORETTE GUM 4MG 100CT"), Some((Outcome::Eligible, "smoking_cessation".into())));
+        assert_eq!(classify("BUBBLE GUM 5PK").map(|c| c.0), Some(Outcome::Ineligible), "gum alone is candy");
+    }
+
+    #[test]
+    fn a_term_ranks_by_priority_then_side_then_span() {
+        let rank = |priority, outcome, span| Rank { priority, side: medical_side(outcome), span, first: Reverse(0) };
+        assert!(rank(2, Outcome::Ineligible, 1) > rank(1, Outcome::Eligible, 3), "priority first");
+        assert!(rank(1, Outcome::Eligible, 1) > rank(1, Outcome::Ineligible, 3), "then the medical side");
+        assert!(rank(1, Outcome::NeedsReview, 1) > rank(1, Outcome::Ineligible, 2), "dual-purpose above goods");
+        assert!(rank(1, Outcome::Ineligible, 2) > rank(1, Outcome::Ineligible, 1), "then the span");
     }
 
     #[test]

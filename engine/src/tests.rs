@@ -209,6 +209,34 @@ fn a_keyword_cut_where_the_name_ends_still_counts_and_only_there() {
     assert_ne!(card("SIRIUSXM RADIO", Some("4899")).outcome, Outcome::Eligible);
     // Fewer than five letters are no evidence.
     assert_ne!(card("ACME WIDGET SURG", None).outcome, Outcome::Eligible);
+    // The last word of a phrase keyword counts from two letters: the whole
+    // words before it say which phrase it is.
+    let therapy = card("DEBIT CARD PURCHASE XXXXX8589 STRIDEWELL PHYSICAL TH", Some("8099"));
+    assert_eq!(therapy.outcome, Outcome::Eligible);
+    assert!(therapy.evidence.iter().any(|e| e.value == "PHYSICAL TH"), "{:?}", therapy.evidence);
+    assert_eq!(card("LAKESHORE GENERAL HO", None).outcome, Outcome::Eligible);
+    // One letter is not enough, and the phrase's head alone is no cut.
+    assert_ne!(card("OWLHAVEN SUBSTANCE A", Some("8099")).outcome, Outcome::Eligible);
+    assert_ne!(card("LAKESHORE GENERAL", None).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn a_credential_that_is_also_an_abbreviation_counts_only_beside_dr() {
+    assert_eq!(card("DR NADIA FERRANTE AUD", Some("8099")).outcome, Outcome::Eligible);
+    assert_eq!(card("DR MEI-LIN TSAO LAC", Some("8099")).outcome, Outcome::Eligible);
+    assert_ne!(card("SYDNEY TRAVEL AUD", Some("8099")).outcome, Outcome::Eligible);
+    assert_ne!(card("BLUE LAC RESORT", Some("8099")).outcome, Outcome::Eligible);
+    // A credential that is nothing else counts alone.
+    assert_eq!(card("CHECKCARD 0822 TOBIAS ENGSTROM DPT", Some("8099")).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn a_grocery_is_a_mixed_basket_whatever_departments_it_lists() {
+    let grocery = card("TIMBERWOLF GROCERY & DELI", Some("5411"));
+    assert_eq!((grocery.outcome, grocery.reason.code), (Outcome::NeedsReview, "mixed_merchant"));
+    assert_eq!(card("POS DEBIT 1005 SUPERMERCADO EL GUERO RALEIGH NC", None).outcome, Outcome::NeedsReview);
+    // A restaurant named for a grocery is a restaurant.
+    assert_eq!(card("GROCERY BAR AND GRILL", Some("5812")).outcome, Outcome::Ineligible);
 }
 
 #[test]
