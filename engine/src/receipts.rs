@@ -406,6 +406,45 @@ fn with_misread_tax(engine: &Engine, receipt: &ParsedReceipt, purchase_minor: i6
     })
 }
 
+/// Readings of one photo, each with the lines no term names taken from
+/// another reading where that reading has a line of the same amount that a
+/// term does name: OCR misreads different words at each enlargement, and
+/// the amounts say which lines are the same. Only readings that changed are
+/// returned, after the ones they came from, so a tie keeps the original.
+/// A line borrowed from another reading is matched by its amount only once.
+fn merged_readings(engine: &Engine, readings: &[ParsedReceipt]) -> Vec<ParsedReceipt> {
+    if readings.len() < 2 {
+        return Vec::new();
+    }
+    let named = |line: &ParsedLine| engine.classify_item(&line.description).is_some();
+    let mut merged = Vec::new();
+    for (at, base) in readings.iter().enumerate() {
+        let mut reading = base.clone();
+        let mut borrowed: Vec<(usize, usize)> = Vec::new();
+        let mut changed = false;
+        for line in reading.lines.iter_mut().filter(|line| !named(line)) {
+            let donor = readings.iter().enumerate().filter(|(other, _)| *other != at).find_map(|(other, r)| {
+                r.lines
+                    .iter()
+                    .enumerate()
+                    .find(|(index, l)| {
+                        l.amount_minor == line.amount_minor && named(l) && !borrowed.contains(&(other, *index))
+                    })
+                    .map(|(index, l)| (other, index, l.description.clone()))
+            });
+            if let Some((other, index, description)) = donor {
+                borrowed.push((other, index));
+                line.description = description;
+                changed = true;
+            }
+        }
+        if changed {
+            merged.push(reading);
+        }
+    }
+    merged
+}
+
 /// Decides each reading of one receipt (a phone photo is read at two
 /// enlargements, and OCR misreads different words of each) and keeps the
 /// one its purchase confirms best: a reading that matches the purchase and
@@ -424,8 +463,9 @@ pub fn decide_readings(
         ReceiptDecision::Matched { .. } if reading.adds_up() => 3,
         ReceiptDecision::Matched { .. } => 2,
     };
+    let merged = merged_readings(engine, &readings);
     let mut best: Option<(ParsedReceipt, ReceiptDecision, u8)> = None;
-    for reading in readings {
+    for reading in readings.into_iter().chain(merged) {
         let decision = decide(engine, &reading, purchase);
         let score = confirmation(&reading, &decision);
         if best.as_ref().is_none_or(|(_, _, kept)| score > *kept) {
@@ -436,6 +476,16 @@ pub fn decide_readings(
 }
 
 impl ParsedReceipt {
+    /// Whether the reading is whole: its lines add up (`adds_up`) and the
+    /// product lexicon names every one of them. A photo's reading with a
+    /// word misread (`Camy` for `CANDY`) adds up and still leaves a line
+    /// unknown; the reader reads such a photo again, and the core merges the
+    /// readings line by line (`merged_readings`).
+    pub fn reads_whole(&self) -> bool {
+        let Ok(lexicon) = crate::lexicon::ItemLexicon::shared() else { return self.adds_up() };
+        self.adds_up() && self.lines.iter().all(|line| lexicon.classify(&line.description).is_some())
+    }
+
     /// Whether the lines read add up to what the receipt prints: its
     /// subtotal, or its total less its tax. A reading that does was likely
     /// read whole; the receipt reader tries other preparations of a photo
@@ -654,6 +704,31 @@ VISA ****1234            13.48
         assert!(with_misread_tax(&engine, &parse(photo), 4400).is_none());
         // A tax line read as such leaves a look-alike an item.
         assert!(with_misread_tax(&engine, &parse("S\nMONITOR 39.99\nTAK 3.60\nTAX 1.00\n"), 4459).is_none());
+    }
+
+    #[test]
+    fn readings_are_merged_line_by_line_by_their_amounts() {
+        let engine = Engine::seeded().unwrap();
+        // The first reading misread a word; the second misread the total.
+        // The amounts say which lines are the same.
+        let first = parse("TARGET\nPOTATO CHIPS 3.99\nSODA 2L 2.49\nCamy 1.99\nSUBTOTAL 8.47\nTOTAL 8.47\n");
+        let second = parse("TARGET\nPOTATO CHIPS 3.99\nSODA 2L 2.49\nCANDY 1.99\nTOTAL 8.74\n");
+        assert!(first.adds_up() && !first.reads_whole(), "adds up, a line unknown");
+        let merged = merged_readings(&engine, &[first.clone(), second.clone()]);
+        assert_eq!(merged.len(), 1, "only the reading with an unknown line changes");
+        let lines: Vec<&str> = merged[0].lines.iter().map(|l| l.description.as_str()).collect();
+        assert_eq!(lines, ["POTATO CHIPS", "SODA 2L", "CANDY"]);
+        assert!(merged[0].reads_whole());
+        let (_, decision) = decide_readings(&engine, vec![first.clone(), second], facts(847)).unwrap();
+        match decision {
+            ReceiptDecision::Matched { outcome, .. } => assert_eq!(outcome, Outcome::Ineligible),
+            other => panic!("{other:?}"),
+        }
+        // No line of another amount is borrowed, and one reading alone is
+        // not merged.
+        let other = parse("TARGET\nCANDY 2.99\n");
+        assert!(merged_readings(&engine, &[first.clone(), other]).is_empty());
+        assert!(merged_readings(&engine, &[first]).is_empty());
     }
 
     fn facts(amount_minor: i64) -> PurchaseFacts<'static> {

@@ -11,8 +11,10 @@
 //! The protocol is one call per process: the content type as the only
 //! argument, the file's bytes on standard input, one [`Outcome`] as JSON on
 //! standard output. A photo may come back as several readings; whether a
-//! reading adds up is judged by the engine's receipt parser
-//! (`sail_engine::receipts::parse`), which holds no other state.
+//! reading is whole (its lines add up and the product lexicon names each)
+//! is judged by the engine's receipt parser and lexicon
+//! (`sail_engine::receipts::parse`, `ParsedReceipt::reads_whole`), which
+//! hold no other state.
 
 use std::io::{Read, Write};
 
@@ -106,19 +108,20 @@ fn read_image(bytes: &[u8]) -> Outcome {
         None => return Outcome::unreadable("ocr_failed", "The image could not be prepared."),
     };
     let Outcome::Text(first) = first else { return first };
-    if !small || parse(&first).adds_up() {
+    if !small || parse(&first).reads_whole() {
         return Outcome::Text(first);
     }
-    // A small image whose reading does not add up is read again at the
-    // other enlargements, until one does; a reading that fails or says the
-    // same adds nothing.
+    // A small image whose reading does not add up, or leaves a line no term
+    // names, is read again at the other enlargements, until one reads
+    // whole; a reading that fails or says the same adds nothing. The core
+    // decides each reading and merges them line by line.
     let mut readings = vec![first];
     for &enlargement in &ENLARGEMENTS[1..] {
         let Some(Outcome::Text(text)) = enlarged_png(&straight, enlargement).map(|other| ocr(&other)) else { continue };
         if readings.contains(&text) {
             continue;
         }
-        let whole = parse(&text).adds_up();
+        let whole = parse(&text).reads_whole();
         readings.push(text);
         if whole {
             break;
