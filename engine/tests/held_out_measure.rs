@@ -1,10 +1,11 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth of 2026-11-27 (`held_out_2026_11_27_e/`), each run
+//! `_d/`) and the fifth and sixth of 2026-11-27 (`held_out_2026_11_27_e/`,
+//! `_f/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
-//! The figures of those runs are in docs/held-out-2026-11-26.md and
-//! docs/held-out-2026-11-27.md; this test
+//! The figures of those runs are in docs/held-out-2026-11-26.md,
+//! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -176,4 +177,41 @@ fn fifth_pair_purchases() {
 #[test]
 fn fifth_pair_receipt_lines() {
     receipt_lines("held_out_2026_11_27_e", &FIFTH_PAIR);
+}
+
+/// The sixth pair (2026-11-27, `held_out_2026_11_27_f/`), measured once
+/// when the fifth round was done (docs/held-out-2026-11-27-f.md): 82.6%
+/// of purchases exact (96.8% acceptable), nine false `eligible`
+/// purchases; 83.1% of lines as labelled (97.9% acceptable), three
+/// non-medical lines called eligible. Targets missed.
+const SIXTH_PAIR: Run = Run {
+    exact: 0.82,
+    acceptable: 0.965,
+    false_eligible: &[
+        "LUMINEER SMILE ATELIER",
+        "POS DEBIT 0405 SNUGFIT COMPRESSION WE DAYTON OH",
+        "PURCHASE AUTHORIZED ON 07/05 PRIMEPOINT DIRECT PRIM S365908802 CARD 9545",
+        "POS DEBIT 1226 DR TIBERIUS HOLLOWAY P TULSA OK",
+        "DEBIT CARD PURCHASE XXXXX8725 VEINWORKS VASCULAR CEN",
+        "HAIRMAX RESTORATION CLINIC",
+        "LASERLUXE SKIN CLINI #6401",
+        "SCULPTURA MEDICAL AE #5866",
+        "SKINCHECK ONLINE DERM",
+    ],
+    lines: 0.825,
+    eligible_lines: &[
+        "ZARBEES COUGH HONEY KIDS  9.99 T",
+        "HYLAND TEETHING TABS   8.99 T",
+        "SNUS GENERAL WHITE       6.99 T",
+    ],
+};
+
+#[test]
+fn sixth_pair_purchases() {
+    purchases("held_out_2026_11_27_f", &SIXTH_PAIR);
+}
+
+#[test]
+fn sixth_pair_receipt_lines() {
+    receipt_lines("held_out_2026_11_27_f", &SIXTH_PAIR);
 }
