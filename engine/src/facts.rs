@@ -130,7 +130,7 @@ impl CategoryCode<'_> {
 
 /// Evidence of non-medical use, the most decisive kind first: a pet or a
 /// cosmetic service decides more than a generic "services" word.
-const PRECEDENCE: [NonMedical; 13] = [
+const PRECEDENCE: [NonMedical; 14] = [
     NonMedical::Pet,
     NonMedical::Cosmetic,
     NonMedical::MedicalTravel,
@@ -144,11 +144,12 @@ const PRECEDENCE: [NonMedical; 13] = [
     NonMedical::DigitalGoods,
     NonMedical::Services,
     NonMedical::Conditional,
+    NonMedical::CosmeticHint,
 ];
 
 /// Credentials that count as medical words only beside `DR`: each is also
 /// an ordinary abbreviation.
-pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC"];
+pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD"];
 
 /// Everything the rules decide from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -202,7 +203,13 @@ impl<'a> Facts<'a> {
         let word_of = |kind: NonMedical| {
             found.iter().find_map(|(s, w)| (*s == Signal::NonMedical(kind)).then_some(NonMedicalWord { kind, word: w }))
         };
-        self.non_medical = PRECEDENCE.iter().find_map(|kind| word_of(*kind));
+        // A hint of cosmetic work yields to a specialty beside it (`SMILE
+        // DENTAL` is a dentist; `SMILE STUDIO` may be a veneer studio).
+        let hint_stands = self.specialty.is_none();
+        self.non_medical = PRECEDENCE
+            .iter()
+            .filter(|kind| **kind != NonMedical::CosmeticHint || hint_stands)
+            .find_map(|kind| word_of(*kind));
         // A cosmetic word beside a conditional one (dermatology that also
         // does cosmetic surgery, a vein and laser clinic) leaves the care
         // possibly medical: a case for review, not a refusal.
@@ -278,6 +285,20 @@ mod tests {
         assert_eq!(facts.non_medical, Some(NonMedicalWord { kind: NonMedical::Conditional, word: "VEIN" }));
         facts.read_words("LASER SALON", vec![laser, salon]);
         assert_eq!(facts.non_medical.map(|n| n.kind), Some(NonMedical::Cosmetic), "cosmetic outranks the rest");
+    }
+
+    #[test]
+    fn a_cosmetic_hint_stands_only_where_no_specialty_names_the_care() {
+        let smile = (Signal::NonMedical(NonMedical::CosmeticHint), "SMILE");
+        let dental = (Signal::Medical { category: "dental", specialty: true }, "DENTAL");
+        let studio = (Signal::NonMedical(NonMedical::Services), "STUDIO");
+        let mut facts = Facts::default();
+        facts.read_words("RADIANT SMILE", vec![smile]);
+        assert_eq!(facts.non_medical.map(|n| n.kind), Some(NonMedical::CosmeticHint));
+        facts.read_words("BRIGHT SMILE DENTAL", vec![smile, dental]);
+        assert_eq!(facts.non_medical, None, "a dentist");
+        facts.read_words("SMILE STUDIO", vec![smile, studio]);
+        assert_eq!(facts.non_medical.map(|n| n.kind), Some(NonMedical::Services), "a stronger word still counts");
     }
 
     #[test]

@@ -178,9 +178,12 @@ fn skeleton(word: &str) -> String {
 }
 
 /// Whether `short` can be `long` with letters left out, first letter kept.
+/// A till abbreviation drops two letters at least (`BNDG`, `SOFTNR`); a
+/// word one letter short of another is another word (`SNUS` is not
+/// `SINUS`).
 fn abbreviates(short: &str, long: &str) -> bool {
     let mut rest = long.chars();
-    short.len() < long.len()
+    short.len() + 2 <= long.len()
         && short.chars().next() == long.chars().next()
         && short.chars().all(|c| rest.by_ref().any(|l| l == c))
 }
@@ -662,6 +665,8 @@ mod tests {
         assert_eq!(skeleton("SHREDDED"), "SRD");
         assert_eq!(skeleton("CHICKEN"), skeleton("CHKN"));
         assert!(abbreviates("BNDG", "BANDAGE") && !abbreviates("BANDAGE", "BNDG") && !abbreviates("NDG", "BANDAGE"));
+        assert!(!abbreviates("SNUS", "SINUS"), "one letter short is another word");
+        assert_ne!(classify("SNUS GENERAL WHITE").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("SIG CARE ADHESIVE BNDG").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("HEB SUNSCRN SPF70").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("KS ADVANCED TOOTHPST").map(|c| c.0), Some(Outcome::Ineligible));

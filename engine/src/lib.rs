@@ -99,6 +99,27 @@ struct Vocabulary {
     /// `SKILLED NURSI`) → index into KEYWORDS; `None` where two keywords
     /// that say different things share the cut.
     cut_at_end: HashMap<String, Option<usize>>,
+    /// Words of cosmetic or conditional care (four letters or more) that a
+    /// brand name may begin with, glued to the rest (`VEINWORKS`,
+    /// `LASERLUXE`) → index into KEYWORDS.
+    glued_heads: HashMap<String, usize>,
+}
+
+/// The shortest word of cosmetic or conditional care found at the head of
+/// a glued brand name, and the fewest letters that must follow it.
+const MIN_GLUED_HEAD: usize = 4;
+const MIN_GLUED_TAIL: usize = 3;
+
+/// Evidence that care is cosmetic or conditional: the kinds a cut or glued
+/// word is also looked for, where a medical word alone would make a
+/// medical-looking business `eligible`.
+fn warns_of_cosmetic_care(signal: Signal) -> bool {
+    matches!(
+        signal,
+        Signal::NonMedical(
+            signals::NonMedical::Cosmetic | signals::NonMedical::Conditional | signals::NonMedical::CosmeticHint
+        )
+    )
 }
 
 /// The shortest truncation of a long keyword that still counts.
@@ -171,7 +192,15 @@ impl Vocabulary {
                     .or_insert(Some(index));
             }
         }
-        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words, cut_at_end })
+        let glued_heads = keywords
+            .iter()
+            .enumerate()
+            .filter(|(_, (keyword, signal))| {
+                warns_of_cosmetic_care(*signal) && !keyword.contains(' ') && keyword.len() >= MIN_GLUED_HEAD
+            })
+            .map(|(index, (keyword, _))| (keyword.clone(), index))
+            .collect();
+        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words, cut_at_end, glued_heads })
     }
 
     /// Where the name may end in `words`: its last word, or, behind a city
@@ -193,8 +222,22 @@ impl Vocabulary {
             .map(|(i, start, end)| (self.keywords[self.phrase_keywords[i]].1, &text[start..end]))
             .collect();
         found.extend(text.split(' ').filter_map(|word| self.words.get(word).map(|&i| (self.keywords[i].1, word))));
+        // A brand that begins with a word of cosmetic or conditional care
+        // (`VEINWORKS`, `LASERLUXE`): that word counts. It can only move a
+        // purchase away from `eligible`.
+        found.extend(text.split(' ').filter(|word| !self.words.contains_key(*word)).filter_map(|word| {
+            let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
+            (MIN_GLUED_HEAD..=longest)
+                .rev()
+                .find_map(|end| word.get(..end).and_then(|head| self.glued_heads.get(head)))
+                .map(|&i| (self.keywords[i].1, word))
+        }));
         if found.is_empty() {
-            found.extend(self.cut_at_end(text));
+            found.extend(self.cut_at_end(text, |_| true));
+        } else if !found.iter().any(|(signal, _)| warns_of_cosmetic_care(*signal)) {
+            // Beside a medical word, a cut word of cosmetic or conditional
+            // care still counts (`SCULPTURA MEDICAL AE` for aesthetics).
+            found.extend(self.cut_at_end(text, warns_of_cosmetic_care));
         }
         found
     }
@@ -202,7 +245,7 @@ impl Vocabulary {
     /// A keyword cut short where the name ends (`cut_at_end`), looked for
     /// only when no whole keyword was found: the phrase of up to three
     /// words that ends there.
-    fn cut_at_end<'a>(&self, text: &'a str) -> Option<(Signal, &'a str)> {
+    fn cut_at_end<'a>(&self, text: &'a str, wanted: impl Fn(Signal) -> bool) -> Option<(Signal, &'a str)> {
         let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices(' ').map(|(at, _)| at + 1)).collect();
         let words: Vec<&str> = text.split(' ').collect();
         for end in Vocabulary::name_ends(&words) {
@@ -214,7 +257,9 @@ impl Vocabulary {
             for span in 1..=3.min(end) {
                 let from = starts[end - span];
                 let to = starts.get(end).map_or(text.len(), |next| next - 1);
-                if let Some(Some(index)) = self.cut_at_end.get(&text[from..to]) {
+                if let Some(Some(index)) = self.cut_at_end.get(&text[from..to])
+                    && wanted(self.keywords[*index].1)
+                {
                     return Some((self.keywords[*index].1, &text[from..to]));
                 }
             }

@@ -193,6 +193,11 @@ fn directory_merchant(f: &Facts<'_>) -> Option<Verdict> {
 /// reimbursable, care is.
 fn insurer(f: &Facts<'_>) -> Option<Verdict> {
     let word = f.insurer?;
+    // An insurer of something else (`AUTO`, `LIFE`, `HOMEOWNERS`): no
+    // premium of it is medical; the words decide.
+    if f.non_medical.is_some_and(|n| n.kind == NonMedical::Services) {
+        return None;
+    }
     verdict(
         Outcome::NeedsReview,
         "insurance",
@@ -264,7 +269,7 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
     if contrary.is_none()
         && !never_medical_code
         && let Some(pharmacy) = f.pharmacy
-        && !matches!(against.kind, NonMedical::Pet | NonMedical::Conditional)
+        && !matches!(against.kind, NonMedical::Pet | NonMedical::Conditional | NonMedical::CosmeticHint)
     {
         return verdict(
             Outcome::NeedsReview,
@@ -280,7 +285,7 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
             [Some(keyword(pharmacy, "mixed_merchandise")), Some(against.evidence())],
         );
     }
-    if against.kind == NonMedical::Conditional {
+    if matches!(against.kind, NonMedical::Conditional | NonMedical::CosmeticHint) {
         return verdict(
             Outcome::NeedsReview,
             against.kind.category(),
@@ -380,8 +385,15 @@ fn mcc_needs_review(f: &Facts<'_>) -> Option<Verdict> {
     let sells_medical_goods = |m: &MedicalWord<'_>| {
         code.code == "5999" && matches!(m.category, "hearing" | "vision" | "medical_supplies" | "diagnostics")
     };
-    let provider =
-        f.specialty.filter(|_| CATCH_ALL_CODES.contains(&code.code)).or(f.medical.filter(sells_medical_goods));
+    // Under the code of drug proprietaries (not drug stores, 5912, which
+    // sell both kinds however they are named), a business that names a
+    // prescription-only trade (`COMPOUNDING`) fills prescriptions.
+    let fills_prescriptions = |m: &MedicalWord<'_>| code.code == "5122" && m.specialty && m.category == "prescriptions";
+    let provider = f
+        .specialty
+        .filter(|_| CATCH_ALL_CODES.contains(&code.code))
+        .or(f.medical.filter(sells_medical_goods))
+        .or(f.specialty.filter(fills_prescriptions));
     if let Some(word) = provider {
         return verdict(
             Outcome::Eligible,

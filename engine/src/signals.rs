@@ -38,6 +38,9 @@ pub enum NonMedical {
     /// retainer fees, dermatology: acne treatment or skin care): always a
     /// question, never a yes or a no on the word alone.
     Conditional,
+    /// A word that suggests cosmetic work (`SMILE` at a dental studio)
+    /// unless a specialty beside it names the care (`SMILE DENTAL`).
+    CosmeticHint,
 }
 
 impl NonMedical {
@@ -55,6 +58,7 @@ impl NonMedical {
             NonMedical::Childcare => "childcare",
             NonMedical::Services => "general",
             NonMedical::Conditional => "medical_services",
+            NonMedical::CosmeticHint => "cosmetic",
         }
     }
 
@@ -74,6 +78,7 @@ impl NonMedical {
             NonMedical::Childcare => "child care or schooling",
             NonMedical::Services => "a non-medical business",
             NonMedical::Conditional => "care that is medical or not by what was bought",
+            NonMedical::CosmeticHint => "a name that suggests cosmetic work",
         }
     }
 }
@@ -183,6 +188,7 @@ impl NonMedical {
             "childcare" => NonMedical::Childcare,
             "services" => NonMedical::Services,
             "conditional" => NonMedical::Conditional,
+            "cosmetic_hint" => NonMedical::CosmeticHint,
             _ => return None,
         })
     }

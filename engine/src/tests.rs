@@ -302,3 +302,40 @@ fn cosmetic_clinics_under_medical_codes_are_never_eligible_and_surgeons_of_the_f
     let membership = card("PRIMARY CARE MEMBERSHIP FEE", Some("8011"));
     assert_eq!((membership.outcome, membership.reason.code), (Outcome::NeedsReview, "conditional_care"));
 }
+
+#[test]
+fn a_brand_glued_to_a_word_of_cosmetic_care_is_never_eligible() {
+    // The word at the head of a glued brand counts; only words of cosmetic
+    // or conditional care are looked for there.
+    assert_eq!(card("VEINWORKS VASCULAR CEN", Some("8011")).outcome, Outcome::NeedsReview);
+    assert_ne!(card("LASERLUXE SKIN CLINI #6401", Some("8099")).outcome, Outcome::Eligible);
+    // A glued word that is no such word changes nothing.
+    assert_eq!(card("SUNRIDGE FAMILY MEDICINE", Some("8011")).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn a_cosmetic_word_cut_at_the_end_counts_beside_a_medical_word() {
+    let cut = card("SCULPTURA MEDICAL AE #5866", Some("8011"));
+    assert_ne!(cut.outcome, Outcome::Eligible, "{:?}", cut.evidence);
+    assert!(cut.evidence.iter().any(|e| e.value == "MEDICAL AE"), "{:?}", cut.evidence);
+}
+
+#[test]
+fn a_smile_is_a_cosmetic_hint_unless_a_dental_word_names_the_care() {
+    assert_eq!(card("LUMINEER SMILE ATELIER", Some("8021")).outcome, Outcome::NeedsReview);
+    assert_eq!(card("SQ *BRIGHT SMILES DENTAL", Some("8021")).outcome, Outcome::Eligible);
+    assert_eq!(card("CHECKCARD 0907 SMILE CRAFT PROSTHODONTICS", Some("8021")).outcome, Outcome::Eligible);
+}
+
+#[test]
+fn an_insurer_of_something_else_is_no_health_premium() {
+    assert_eq!(card("CHECKCARD 0912 ACORN LIFE INSURANCE CO", Some("6300")).outcome, Outcome::Ineligible);
+    assert_eq!(card("POS DEBIT 1101 COYOTE AUTO INSURANCE RENO NV", Some("6300")).outcome, Outcome::Ineligible);
+    assert_eq!(card("BLUEWAVE HEALTH INSURANCE", Some("6300")).outcome, Outcome::NeedsReview);
+}
+
+#[test]
+fn a_compounding_business_fills_prescriptions_under_the_drug_code_not_as_a_drug_store() {
+    assert_eq!(card("CHECKCARD 0607 ALCHEMY COMPOUNDING RX", Some("5122")).outcome, Outcome::Eligible);
+    assert_eq!(card("CHECKCARD 0503 QUAILRIDGE COMPOUNDING RX", Some("5912")).outcome, Outcome::NeedsReview);
+}
