@@ -1,11 +1,12 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth and sixth of 2026-11-27 (`held_out_2026_11_27_e/`,
-//! `_f/`), each run
+//! `_d/`) and the fifth, sixth and seventh of 2026-11-27
+//! (`held_out_2026_11_27_e/`, `_f/`, `_g/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
-//! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md; this test
+//! docs/held-out-2026-11-27.md, docs/held-out-2026-11-27-f.md and
+//! docs/held-out-2026-11-27-g.md; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -214,4 +215,37 @@ fn sixth_pair_purchases() {
 #[test]
 fn sixth_pair_receipt_lines() {
     receipt_lines("held_out_2026_11_27_f", &SIXTH_PAIR);
+}
+
+/// The seventh pair (2026-11-27, `held_out_2026_11_27_g/`), measured once
+/// when the sixth round was done (docs/held-out-2026-11-27-g.md): 87.9%
+/// of purchases exact (98.3% acceptable), two false `eligible` purchases
+/// (dermal fillers, a plastic surgeon cut before `PLASTIC`); 81.9% of
+/// lines as labelled (96.9% acceptable), five lines called eligible that
+/// the labels do not allow. Targets missed.
+const SEVENTH_PAIR: Run = Run {
+    exact: 0.875,
+    acceptable: 0.98,
+    false_eligible: &[
+        "CHECKCARD 0507 FILLER FIX STUDIO",
+        "PURCHASE AUTHORIZED ON 01/07 DR CORNELIUS BLAKE PLA S437248828 CARD 6374",
+    ],
+    lines: 0.815,
+    eligible_lines: &[
+        "ZICAM NASAL SWABS 20          12.99 T",
+        "SWIFFER WETJET PADS       12.99 T",
+        "NEWPORT MENTHOL             11.99 T",
+        "SNYDER LINERS 60          2.99 T",
+        "CM TEETHING GEL          5.99 T",
+    ],
+};
+
+#[test]
+fn seventh_pair_purchases() {
+    purchases("held_out_2026_11_27_g", &SEVENTH_PAIR);
+}
+
+#[test]
+fn seventh_pair_receipt_lines() {
+    receipt_lines("held_out_2026_11_27_g", &SEVENTH_PAIR);
 }
