@@ -51,6 +51,22 @@ fn receipt_lines(pair: &str, run: &Run) {
     assert!(measure.labelled_share() >= run.lines, "below the measured floor");
 }
 
+/// The two tests of one measured pair, its purchases and its receipt
+/// lines, each held to that pair's run.
+macro_rules! measured_pair {
+    ($purchases:ident, $lines:ident, $folder:literal, $run:ident) => {
+        #[test]
+        fn $purchases() {
+            purchases($folder, &$run);
+        }
+
+        #[test]
+        fn $lines() {
+            receipt_lines($folder, &$run);
+        }
+    };
+}
+
 /// What one measuring run found, held as floors just under it: its false
 /// `eligible` purchases and non-medical lines called eligible are named, so
 /// that no new one appears.
@@ -93,25 +109,9 @@ const THIRD_PAIR: Run = Run {
     eligible_lines: &["DDM DENTURE CLEANER 84       3.99 N", "MARCS PUPPY PADS 50              12.99 T"],
 };
 
-#[test]
-fn second_pair_purchases() {
-    purchases("held_out_2026_11_26_b", &SECOND_PAIR);
-}
+measured_pair!(second_pair_purchases, second_pair_receipt_lines, "held_out_2026_11_26_b", SECOND_PAIR);
 
-#[test]
-fn second_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_26_b", &SECOND_PAIR);
-}
-
-#[test]
-fn third_pair_purchases() {
-    purchases("held_out_2026_11_26_c", &THIRD_PAIR);
-}
-
-#[test]
-fn third_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_26_c", &THIRD_PAIR);
-}
+measured_pair!(third_pair_purchases, third_pair_receipt_lines, "held_out_2026_11_26_c", THIRD_PAIR);
 
 /// The fourth pair's one run (docs/held-out-2026-11-26.md), measured when
 /// the third round of work was done: purchases 82.1% exact, 99.8%
@@ -134,15 +134,7 @@ const FOURTH_PAIR: Run = Run {
     ],
 };
 
-#[test]
-fn fourth_pair_purchases() {
-    purchases("held_out_2026_11_26_d", &FOURTH_PAIR);
-}
-
-#[test]
-fn fourth_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_26_d", &FOURTH_PAIR);
-}
+measured_pair!(fourth_pair_purchases, fourth_pair_receipt_lines, "held_out_2026_11_26_d", FOURTH_PAIR);
 
 /// The fifth pair's one run (docs/held-out-2026-11-27.md), measured when
 /// the fourth round of work was done: purchases 85.0% exact, 99.0%
@@ -170,15 +162,7 @@ const FIFTH_PAIR: Run = Run {
     ],
 };
 
-#[test]
-fn fifth_pair_purchases() {
-    purchases("held_out_2026_11_27_e", &FIFTH_PAIR);
-}
-
-#[test]
-fn fifth_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_27_e", &FIFTH_PAIR);
-}
+measured_pair!(fifth_pair_purchases, fifth_pair_receipt_lines, "held_out_2026_11_27_e", FIFTH_PAIR);
 
 /// The sixth pair (2026-11-27, `held_out_2026_11_27_f/`), measured once
 /// when the fifth round was done (docs/held-out-2026-11-27-f.md): 82.6%
@@ -207,15 +191,7 @@ const SIXTH_PAIR: Run = Run {
     ],
 };
 
-#[test]
-fn sixth_pair_purchases() {
-    purchases("held_out_2026_11_27_f", &SIXTH_PAIR);
-}
-
-#[test]
-fn sixth_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_27_f", &SIXTH_PAIR);
-}
+measured_pair!(sixth_pair_purchases, sixth_pair_receipt_lines, "held_out_2026_11_27_f", SIXTH_PAIR);
 
 /// The seventh pair (2026-11-27, `held_out_2026_11_27_g/`), measured once
 /// when the sixth round was done (docs/held-out-2026-11-27-g.md): 87.9%
@@ -240,12 +216,4 @@ const SEVENTH_PAIR: Run = Run {
     ],
 };
 
-#[test]
-fn seventh_pair_purchases() {
-    purchases("held_out_2026_11_27_g", &SEVENTH_PAIR);
-}
-
-#[test]
-fn seventh_pair_receipt_lines() {
-    receipt_lines("held_out_2026_11_27_g", &SEVENTH_PAIR);
-}
+measured_pair!(seventh_pair_purchases, seventh_pair_receipt_lines, "held_out_2026_11_27_g", SEVENTH_PAIR);
