@@ -45,7 +45,16 @@ DRUG_NAMES_PACKAGE = "drug-named-entity-recognition==2.0.9"
 DRUG_NAMES_SOURCE = "drug-named-entity-recognition 2.0.9 (MeSH, MedlinePlus, DrugBank, Wikipedia)"
 # Names the drug-names dictionary gives its drugs that the OTC list spells
 # otherwise (the international name of acetaminophen).
-DRUG_NAME_SPELLINGS = {"PARACETAMOL": "ACETAMINOPHEN"}
+DRUG_NAME_SPELLINGS = {
+    "PARACETAMOL": "ACETAMINOPHEN",
+    # Names the dictionary gives a class or a product where the OTC list
+    # names the ingredient: SENOKOT is filed under senna, COLACE under
+    # stool softeners, Coricidin under its own name.
+    "SENNA": "SENNOSIDES",
+    "STOOL SOFTENERS": "DOCUSATE",
+    "PEPTO BISMOL": "BISMUTH SUBSALICYLATE",
+    "CORICIDIN": "CHLORPHENIRAMINE",
+}
 
 # Over-the-counter active ingredients, by FDA OTC monograph (21 CFR parts
 # 331-358) or Rx-to-OTC switch, with the category of
@@ -53,7 +62,7 @@ DRUG_NAME_SPELLINGS = {"PARACETAMOL": "ACETAMINOPHEN"}
 # list is dropped, not guessed.
 OTC_INGREDIENTS = {
     # 21 CFR 331 antacids, 332 antiflatulents
-    "ALUMINUM HYDROXIDE": "otc_medicine", "MAGNESIUM HYDROXIDE": "otc_medicine",
+    "ALUMINUM HYDROXIDE": "otc_medicine", "MAGNESIUM HYDROXIDE": "otc_medicine", "CALCIUM CARBONATE": "otc_medicine",
     "SIMETHICONE": "otc_medicine", "SODIUM BICARBONATE": "otc_medicine",
     # 333 topical antimicrobials and antifungals
     "BACITRACIN": "medical_supplies", "NEOMYCIN": "medical_supplies", "POLYMYXIN B": "medical_supplies",
@@ -76,7 +85,7 @@ OTC_INGREDIENTS = {
     "NAPROXEN": "otc_medicine", "KETOPROFEN": "otc_medicine",
     # 344 otic, 346 anorectal, 347 skin protectants, 348 external analgesics
     "CARBAMIDE PEROXIDE": "otc_medicine", "PRAMOXINE": "otc_medicine", "HYDROCORTISONE": "otc_medicine",
-    "CALAMINE": "otc_medicine", "LIDOCAINE": "otc_medicine", "BENZOCAINE": "otc_medicine",
+    "CALAMINE": "otc_medicine", "ZINC OXIDE": "otc_medicine", "LIDOCAINE": "otc_medicine", "BENZOCAINE": "otc_medicine",
     "DIBUCAINE": "otc_medicine", "CAPSAICIN": "otc_medicine", "METHYL SALICYLATE": "otc_medicine",
     "TROLAMINE SALICYLATE": "otc_medicine", "DICLOFENAC": "otc_medicine",
     # 349 ophthalmics
@@ -101,7 +110,7 @@ OTC_INGREDIENTS = {
 
 # Substances whose brand names are mostly industrial or cosmetic grades
 # (excipients, pigments): their brands are not taken.
-NO_BRANDS = {"POLYVINYL ALCOHOL", "CARBOXYMETHYLCELLULOSE", "POLYETHYLENE GLYCOL 3350", "SALICYLIC ACID",
+NO_BRANDS = {"CALCIUM CARBONATE", "POLYVINYL ALCOHOL", "CARBOXYMETHYLCELLULOSE", "POLYETHYLENE GLYCOL 3350", "SALICYLIC ACID",
              "SODIUM BICARBONATE", "ALUMINUM HYDROXIDE", "MAGNESIUM HYDROXIDE", "BENZALKONIUM CHLORIDE",
              "PIPERONYL BUTOXIDE", "OCTOCRYLENE", "HOMOSALATE", "OCTINOXATE", "OCTISALATE", "ENSULIZOLE",
              "AVOBENZONE", "OXYBENZONE", "CAPSAICIN", "METHYL SALICYLATE"}
