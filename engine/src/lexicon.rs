@@ -601,6 +601,8 @@ mod tests {
         assert_eq!(classify("PR LICE SHAMPOO 4OZ").map(|c| c.0), Some(Outcome::Eligible));
         assert_eq!(classify("NICORETTE GUM 4MG 100CT"), Some((Outcome::Eligible, "smoking_cessation".into())));
         assert_eq!(classify("BUBBLE GUM 5PK").map(|c| c.0), Some(Outcome::Ineligible), "gum alone is candy");
+        // A tobacco brand outranks the medical sense of an ingredient.
+        assert_eq!(classify("NEWPORT MENTHOL").map(|c| c.0), Some(Outcome::Ineligible));
     }
 
     #[test]

@@ -232,6 +232,24 @@ impl Vocabulary {
                 .find_map(|end| word.get(..end).and_then(|head| self.glued_heads.get(head)))
                 .map(|&i| (self.keywords[i].1, word))
         }));
+        // A medical word inside a phrase of non-medical use is part of that
+        // phrase (`DENTAL` in `COSMETIC DENTAL`), not evidence of its own.
+        let span = |word: &str| {
+            let start = word.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + word.len()
+        };
+        let phrases_against: Vec<std::ops::Range<usize>> = found
+            .iter()
+            .filter(|(signal, word)| matches!(signal, Signal::NonMedical(_)) && word.contains(' '))
+            .map(|(_, word)| span(word))
+            .collect();
+        found.retain(|(signal, word)| {
+            let inside = |outer: &std::ops::Range<usize>| {
+                let inner = span(word);
+                outer.start <= inner.start && inner.end <= outer.end
+            };
+            !matches!(signal, Signal::Medical { .. }) || !phrases_against.iter().any(inside)
+        });
         if found.is_empty() {
             found.extend(self.cut_at_end(text, |_| true));
         } else if !found.iter().any(|(signal, _)| warns_of_cosmetic_care(*signal)) {

@@ -339,3 +339,11 @@ fn a_compounding_business_fills_prescriptions_under_the_drug_code_not_as_a_drug_
     assert_eq!(card("CHECKCARD 0607 ALCHEMY COMPOUNDING RX", Some("5122")).outcome, Outcome::Eligible);
     assert_eq!(card("CHECKCARD 0503 QUAILRIDGE COMPOUNDING RX", Some("5912")).outcome, Outcome::NeedsReview);
 }
+
+#[test]
+fn a_medical_word_inside_a_phrase_of_cosmetic_care_is_part_of_it() {
+    // DENTAL inside COSMETIC DENTAL is no specialty of its own: no conflict.
+    assert_eq!(card("BRILLIANCE COSMETIC DENTAL", Some("8021")).outcome, Outcome::Ineligible);
+    // Beside it, a dental word still makes a conflict.
+    assert_eq!(card("COSMETIC AND FAMILY DENTAL", Some("8021")).outcome, Outcome::NeedsReview);
+}

@@ -131,6 +131,10 @@ const FOURTH_PAIR: Run = Run {
         "BIG Y DIAPER RASH OINT        4.99 T",
         "GNP RX DELIVERY FEE      3.00",
         "99C DUST MASKS 5PK          0.99 T",
+        // Added on 2026-11-27 (seventh round): the Spanish for diaper rash,
+        // read as the skin protectant the reference data (21 CFR 347) and
+        // the later pairs call it, as the two lines above already are.
+        "POMADA PARA ROZADURAS BEBE   4.49 T",
     ],
 };
 
