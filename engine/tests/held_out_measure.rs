@@ -1,12 +1,12 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth, sixth and seventh of 2026-11-27
-//! (`held_out_2026_11_27_e/`, `_f/`, `_g/`), each run
+//! `_d/`) and the fifth to eighth of 2026-11-27
+//! (`held_out_2026_11_27_e/`, `_f/`, `_g/`, `_h/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
-//! docs/held-out-2026-11-27.md, docs/held-out-2026-11-27-f.md and
-//! docs/held-out-2026-11-27-g.md; this test
+//! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md to
+//! `-h.md`; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -221,3 +221,24 @@ const SEVENTH_PAIR: Run = Run {
 };
 
 measured_pair!(seventh_pair_purchases, seventh_pair_receipt_lines, "held_out_2026_11_27_g", SEVENTH_PAIR);
+
+/// The eighth pair (2026-11-27, `held_out_2026_11_27_h/`), measured once
+/// when the seventh round was done (docs/held-out-2026-11-27-h.md): 90.7%
+/// of purchases exact (98.8% acceptable), one false `eligible` (a
+/// naturopathic clinic under 8099); 81.6% of lines as labelled (97.0%
+/// acceptable), four lines called eligible that the labels do not allow.
+/// The purchase exactness and acceptability targets met; the rest missed.
+const EIGHTH_PAIR: Run = Run {
+    exact: 0.905,
+    acceptable: 0.985,
+    false_eligible: &["NATUROPATHIC FAMILY CLINIC"],
+    lines: 0.815,
+    eligible_lines: &[
+        "BABY ORAJEL NIGHTTIME        7.99 T",
+        "SEG TANNING OIL SPF 4        6.99 T",
+        "SEG CITRONELLA CANDLE        4.99 T",
+        "JAYC PANTY LINERS          2.99 T",
+    ],
+};
+
+measured_pair!(eighth_pair_purchases, eighth_pair_receipt_lines, "held_out_2026_11_27_h", EIGHTH_PAIR);
