@@ -224,9 +224,33 @@ pub fn is_unavailable(err: &DbErr) -> bool {
             }
             // SQLSTATE: class 08 connection exception; 57P01 admin shutdown,
             // 57P02 crash shutdown, 57P03 cannot connect now; 57014 query
-            // cancelled (statement_timeout); 53300 too many connections.
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "57014" | "53300")
+            // cancelled (statement_timeout); 53300 too many connections;
+            // and a transaction rolled back to break a deadlock or a
+            // serialization conflict (`is_retryable_conflict`).
+            code.starts_with("08")
+                || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "57014" | "53300")
+                || CONFLICT_SQLSTATES.contains(&code.as_ref())
         }
+        _ => false,
+    }
+}
+
+/// PostgreSQL's SQLSTATEs for a transaction it rolled back to break a
+/// deadlock (40P01) or a serialization conflict (40001).
+const CONFLICT_SQLSTATES: [&str; 2] = ["40P01", "40001"];
+
+/// Whether PostgreSQL rolled the transaction back to break a deadlock or a
+/// serialization conflict: nothing was applied, and running the
+/// transaction again completes it (PostgreSQL's own advice for these
+/// codes). Left to a caller, it is a `503` with `Retry-After`.
+pub fn is_retryable_conflict(err: &DbErr) -> bool {
+    use sea_orm::RuntimeErr;
+    use sea_orm::sqlx::Error as Sqlx;
+    match err {
+        DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => match e.as_ref() {
+            Sqlx::Database(db) => db.code().is_some_and(|code| CONFLICT_SQLSTATES.contains(&code.as_ref())),
+            _ => false,
+        },
         _ => false,
     }
 }

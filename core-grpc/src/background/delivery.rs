@@ -420,6 +420,18 @@ async fn record(core: &Core, mut outcomes: Vec<Outcome>) -> Result<(), CoreError
     // …)`, which PostgreSQL and SQLite both take): one round trip for the
     // batch, each row only while its claim is still this worker's.
     let backend = core.db.get_database_backend();
+    if backend == sea_orm::DatabaseBackend::Postgres {
+        // That statement locks its rows in the order of its plan, not of
+        // the list, and deadlocked with a redelivery locking the same rows
+        // in id order (seen in CI). The rows are locked in id order first.
+        let placeholders: Vec<String> = (1..=outcomes.len()).map(|n| format!("${n}")).collect();
+        let lock = format!(
+            "SELECT id FROM webhook_deliveries WHERE id IN ({}) ORDER BY id COLLATE \"C\" FOR UPDATE",
+            placeholders.join(", ")
+        );
+        let ids: Vec<sea_orm::Value> = outcomes.iter().map(|o| o.claimed.id.clone().into()).collect();
+        (*txn).query_all_raw(sea_orm::Statement::from_sql_and_values(backend, lock, ids)).await?;
+    }
     let mut rows = Vec::with_capacity(outcomes.len());
     let mut values: Vec<sea_orm::Value> = Vec::with_capacity(outcomes.len() * 6);
     for outcome in &outcomes {

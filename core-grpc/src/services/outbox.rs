@@ -9,7 +9,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
 
 use crate::domain::{IdKind, new_id, time};
-use crate::error::CoreError;
+use crate::error::{CoreError, is_retryable_conflict};
 use crate::platform::db::{WriteTxn, begin_write};
 use sail_api::pb;
 
@@ -172,20 +172,35 @@ async fn subscribers(
     Ok(endpoints.into_iter().filter(|endpoint| subscribes(endpoint, event.r#type)).collect())
 }
 
+/// How often a redelivery is tried when PostgreSQL rolls it back to break
+/// a deadlock with a concurrent redelivery or the delivery workers.
+const REDELIVERY_TRIES: usize = 3;
+
 /// Sends one of the partner's events again, now, to its subscribed
-/// endpoints, and returns it.
+/// endpoints, and returns it. Concurrent redeliveries of one event may
+/// deadlock on PostgreSQL; the one it rolls back runs again.
 pub async fn redeliver_event(
     db: &DatabaseConnection,
     partner_id: &str,
     event_id: &str,
 ) -> Result<event::Model, CoreError> {
     let found = events::get_event(db, partner_id, event_id).await?;
+    let mut tries = 1;
+    loop {
+        match redeliver_in_one_transaction(db, &found).await {
+            Err(CoreError::Database(err)) if is_retryable_conflict(&err) && tries < REDELIVERY_TRIES => tries += 1,
+            done => return done.map(|()| found),
+        }
+    }
+}
+
+async fn redeliver_in_one_transaction(db: &DatabaseConnection, event: &event::Model) -> Result<(), CoreError> {
     let txn = begin_write(db).await?;
-    if redeliver(&*txn, &found).await? > 0 {
+    if redeliver(&*txn, event).await? > 0 {
         txn.wake_workers_on_commit();
     }
     txn.commit().await?;
-    Ok(found)
+    Ok(())
 }
 
 async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
