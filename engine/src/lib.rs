@@ -216,40 +216,37 @@ impl Vocabulary {
 
     /// Every signal in `text` (canonical words), with the words as found.
     fn find<'a>(&self, text: &'a str) -> Vec<(Signal, &'a str)> {
-        let mut found: Vec<(Signal, &'a str)> = self
+        // Each signal with where it stands in `text`.
+        let mut found: Vec<(Signal, std::ops::Range<usize>)> = self
             .phrases
             .find(text)
-            .map(|(i, start, end)| (self.keywords[self.phrase_keywords[i]].1, &text[start..end]))
+            .map(|(i, start, end)| (self.keywords[self.phrase_keywords[i]].1, start..end))
             .collect();
-        found.extend(text.split(' ').filter_map(|word| self.words.get(word).map(|&i| (self.keywords[i].1, word))));
-        // A brand that begins with a word of cosmetic or conditional care
-        // (`VEINWORKS`, `LASERLUXE`): that word counts. It can only move a
-        // purchase away from `eligible`.
-        found.extend(text.split(' ').filter(|word| !self.words.contains_key(*word)).filter_map(|word| {
-            let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
-            (MIN_GLUED_HEAD..=longest)
-                .rev()
-                .find_map(|end| word.get(..end).and_then(|head| self.glued_heads.get(head)))
-                .map(|&i| (self.keywords[i].1, word))
-        }));
+        let mut start = 0;
+        for word in text.split(' ') {
+            let at = start..start + word.len();
+            start = at.end + 1;
+            // A whole keyword; else a brand that begins with a word of
+            // cosmetic or conditional care (`VEINWORKS`, `LASERLUXE`): that
+            // word counts. It can only move a purchase away from `eligible`.
+            let index = self.words.get(word).or_else(|| {
+                let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
+                (MIN_GLUED_HEAD..=longest).rev().find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
+            });
+            found.extend(index.map(|&i| (self.keywords[i].1, at)));
+        }
         // A medical word inside a phrase of non-medical use is part of that
         // phrase (`DENTAL` in `COSMETIC DENTAL`), not evidence of its own.
-        let span = |word: &str| {
-            let start = word.as_ptr() as usize - text.as_ptr() as usize;
-            start..start + word.len()
-        };
         let phrases_against: Vec<std::ops::Range<usize>> = found
             .iter()
-            .filter(|(signal, word)| matches!(signal, Signal::NonMedical(_)) && word.contains(' '))
-            .map(|(_, word)| span(word))
+            .filter(|(signal, at)| matches!(signal, Signal::NonMedical(_)) && text[at.clone()].contains(' '))
+            .map(|(_, at)| at.clone())
             .collect();
-        found.retain(|(signal, word)| {
-            let inside = |outer: &std::ops::Range<usize>| {
-                let inner = span(word);
-                outer.start <= inner.start && inner.end <= outer.end
-            };
-            !matches!(signal, Signal::Medical { .. }) || !phrases_against.iter().any(inside)
+        found.retain(|(signal, at)| {
+            !matches!(signal, Signal::Medical { .. })
+                || !phrases_against.iter().any(|outer| outer.start <= at.start && at.end <= outer.end)
         });
+        let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
         if found.is_empty() {
             found.extend(self.cut_at_end(text, |_| true));
         } else if !found.iter().any(|(signal, _)| warns_of_cosmetic_care(*signal)) {
