@@ -70,8 +70,13 @@ impl Receiver {
 
     /// Waits until at least `n` requests arrived.
     pub async fn wait_for(&self, n: usize) -> Vec<Received> {
+        self.wait_for_within(n, Duration::from_secs(20)).await
+    }
+
+    /// Waits up to `timeout` until at least `n` requests arrived.
+    pub async fn wait_for_within(&self, n: usize, timeout: Duration) -> Vec<Received> {
         let what = format!("the receiver to get {n} requests");
-        eventually(&what, Duration::from_secs(20), || async {
+        eventually(&what, timeout, || async {
             let got = self.received();
             (got.len() >= n).then_some(got)
         })
@@ -237,7 +242,10 @@ async fn a_receiver_down_across_a_restart_still_gets_the_event() {
     app.crash_core();
     let receiver = Receiver::start_on(port, 0).await;
     app.restart_core(fast_retries().core);
-    let got = receiver.wait_for(1).await;
+    // The crash may come while the core holds the delivery's claim (its
+    // retries run every few tens of milliseconds); the claim then holds
+    // for its whole lease before the new core may take it.
+    let got = receiver.wait_for_within(1, core_grpc::background::delivery::LEASE + Duration::from_secs(20)).await;
     assert_eq!(got[0].headers["sail-event-id"], event_id.as_str());
     let event = settled_event(&app, &key, &event_id).await;
     assert_eq!(event["deliveries"][0]["status"], "delivered");

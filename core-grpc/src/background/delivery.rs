@@ -30,8 +30,9 @@ use crate::state::Core;
 /// Longest wait between attempts unless configured otherwise
 /// (`CoreConfig::webhook_retry_max_delay`).
 pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(3600);
-/// A worker's hold on a delivery: longer than an attempt can take.
-const LEASE: Duration = Duration::from_secs(60);
+/// A worker's hold on a delivery: longer than an attempt can take. A core
+/// that dies holding deliveries leaves them to another core after this.
+pub const LEASE: Duration = Duration::from_secs(60);
 
 /// Which deliveries a worker claims, and in what order.
 pub const DELIVERY_CLAIM: ClaimSpec = ClaimSpec {
