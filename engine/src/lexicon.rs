@@ -137,6 +137,17 @@ const NEAR_MIN_LETTERS: usize = 6;
 /// Letters a word needs before a two-letter misreading of it is trusted.
 const TWO_MISREADINGS_MIN_LETTERS: usize = 10;
 
+/// The least sun protection factor a sunscreen is medical care at: the
+/// reference data's "broad-spectrum SPF 15+ sunscreen"
+/// (`data/eligibility_categories.csv`, Sunscreen).
+pub const MINIMUM_SPF: u32 = 15;
+
+/// The sun protection factor a line states (`SPF 4`, `SPF30`), if any.
+pub fn stated_spf(description: &str) -> Option<u32> {
+    let words = lexicon_words(description);
+    words.windows(2).find(|pair| pair[0] == "SPF").and_then(|pair| pair[1].parse().ok())
+}
+
 /// The words of a line or a term as the lexicon compares them: canonical
 /// words, with a count or size glued to a word split off it (`SPF30` is
 /// `SPF 30`, `200MG` is `200 MG`); digits inside a word stay (`IBUPR0FEN`,
@@ -603,6 +614,14 @@ mod tests {
         assert_eq!(classify("BUBBLE GUM 5PK").map(|c| c.0), Some(Outcome::Ineligible), "gum alone is candy");
         // A tobacco brand outranks the medical sense of an ingredient.
         assert_eq!(classify("NEWPORT MENTHOL").map(|c| c.0), Some(Outcome::Ineligible));
+    }
+
+    #[test]
+    fn a_line_states_its_sun_protection_factor_glued_or_apart() {
+        assert_eq!(stated_spf("SEG TANNING OIL SPF 4        6.99 T"), Some(4));
+        assert_eq!(stated_spf("NEUTROGENA SPF70 LOTION"), Some(70));
+        assert_eq!(stated_spf("SUNSCREEN LOTION 8OZ"), None);
+        assert_eq!(stated_spf("SPF LIP BALM"), None);
     }
 
     #[test]

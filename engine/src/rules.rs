@@ -43,6 +43,7 @@ pub const RULES: &[Rule] = &[
     Rule { name: "insurer", decide: insurer },
     Rule { name: "mixed_store", decide: mixed_store },
     Rule { name: "non_medical_words", decide: non_medical_words },
+    Rule { name: "medical_travel", decide: medical_travel },
     Rule { name: "mcc_ineligible", decide: mcc_ineligible },
     Rule { name: "mcc_medical", decide: mcc_medical },
     Rule { name: "mcc_needs_review", decide: mcc_needs_review },
@@ -155,6 +156,18 @@ fn merchant_outcome(f: &Facts<'_>, source: MerchantSource) -> Option<Verdict> {
                     quoted(word.word),
                     format!("{label} is not a health-care merchant"),
                     [Some(word.evidence()), merchant_evidence],
+                );
+            }
+            // A delivery or marketplace merchant charging under the code of
+            // drug stores (`DD *DOORDASH RXEXPRESS` under 5912) carries a
+            // pharmacy's order: a receipt decides. Under any other code
+            // the merchant's kind stands (a coffee chain under 8062 is a
+            // coffee chain).
+            if let Some(code) = f.code.filter(|c| c.code == "5912") {
+                return conflict(
+                    format!("Its category code ({})", code.code),
+                    format!("{label} is not a health-care merchant"),
+                    [Some(code.evidence(code.category())), merchant_evidence],
                 );
             }
         }
@@ -320,6 +333,27 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
             [Some(against.evidence()), medical_evidence(f.medical)],
         ),
     }
+}
+
+/// Transport, lodging or parking (a travel category code) named for care
+/// (`HOSPITAL VISITOR PARKING` under 7523, `MEDICAL RIDES` under 4121):
+/// travel primarily for medical care is medical care (IRS Publication 502;
+/// `data/mcc_medical.csv` says so of 4111, 4121 and 7011, and the
+/// reference data's "medical travel and lodging" row lists parking), and
+/// is a question, not a refusal, whatever the code's default.
+fn medical_travel(f: &Facts<'_>) -> Option<Verdict> {
+    let code = f.code.filter(|c| c.category() == "travel")?;
+    let word = f.medical?;
+    verdict(
+        Outcome::NeedsReview,
+        "medical_travel",
+        "conditional_care",
+        format!(
+            "'{}': {} may be travel or lodging for medical care, which is medical care only when the trip is primarily for it (IRS Publication 502); a receipt decides.",
+            word.word, f.merchant_label
+        ),
+        [Some(word.evidence()), Some(code.evidence("travel"))],
+    )
 }
 
 /// Category codes that are never medical care; a specialty says otherwise.
@@ -585,6 +619,31 @@ mod tests {
             ..facts()
         };
         assert_eq!(decided(known_merchant(&hotel)), (REVIEW, "conflicting_evidence"), "lodging for care");
+    }
+
+    #[test]
+    fn a_delivery_merchant_under_the_drug_store_code_carries_a_pharmacy_order() {
+        let delivery = Facts { merchant: merchant(MerchantSource::Known, Outcome::Ineligible, "dining"), ..facts() };
+        assert_eq!(decided(known_merchant(&delivery)).0, Outcome::Ineligible);
+        let pharmacy_code = Facts { code: code("5912", Some(REVIEW)), ..delivery.clone() };
+        let v = known_merchant(&pharmacy_code).unwrap();
+        assert_eq!((v.outcome, v.code), (REVIEW, "conflicting_evidence"));
+        assert!(v.message.starts_with("Its category code (5912)"), "{}", v.message);
+        let hospital_code = Facts { code: code("8062", Some(Outcome::Eligible)), ..delivery };
+        assert_eq!(decided(known_merchant(&hospital_code)).0, Outcome::Ineligible, "a coffee chain under 8062");
+    }
+
+    #[test]
+    fn travel_named_for_care_is_a_question_and_other_travel_is_not() {
+        let parking = Facts { code: code("7523", None), medical: Some(GENERIC), ..facts() };
+        let v = medical_travel(&parking).unwrap();
+        assert_eq!((v.outcome, v.category, v.code), (REVIEW, "medical_travel", "conditional_care"));
+        assert_eq!(apply(&parking).0, "medical_travel");
+        let hotel = Facts { code: code("7011", Some(Outcome::Ineligible)), ..facts() };
+        assert_eq!(medical_travel(&hotel), None, "no medical word: the code decides");
+        assert_eq!(apply(&hotel).0, "mcc_ineligible");
+        let clinic = Facts { code: code("8011", Some(Outcome::Eligible)), medical: Some(GENERIC), ..facts() };
+        assert_eq!(medical_travel(&clinic), None, "not a travel code");
     }
 
     #[test]

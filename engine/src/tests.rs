@@ -347,3 +347,15 @@ fn a_medical_word_inside_a_phrase_of_cosmetic_care_is_part_of_it() {
     // Beside it, a dental word still makes a conflict.
     assert_eq!(card("COSMETIC AND FAMILY DENTAL", Some("8021")).outcome, Outcome::NeedsReview);
 }
+
+#[test]
+fn a_sun_product_below_spf_15_is_no_sunscreen_that_is_medical_care() {
+    let engine = engine();
+    assert_eq!(engine.classify_item("SEG TANNING OIL SPF 4"), Some((Outcome::NeedsReview, "sunscreen")));
+    assert_eq!(engine.classify_item("SPORT SUNSCREEN SPF 50"), Some((Outcome::Eligible, "sunscreen")));
+    assert_eq!(
+        engine.classify_item("SUNSCREEN LOTION 8OZ"),
+        Some((Outcome::Eligible, "sunscreen")),
+        "no factor stated"
+    );
+}
