@@ -158,12 +158,14 @@ fn merchant_outcome(f: &Facts<'_>, source: MerchantSource) -> Option<Verdict> {
                     [Some(word.evidence()), merchant_evidence],
                 );
             }
-            // A delivery or marketplace merchant charging under the code of
-            // drug stores (`DD *DOORDASH RXEXPRESS` under 5912) carries a
-            // pharmacy's order: a receipt decides. Under any other code
-            // the merchant's kind stands (a coffee chain under 8062 is a
-            // coffee chain).
-            if let Some(code) = f.code.filter(|c| c.code == "5912") {
+            // A delivery merchant charging under the code of drug stores
+            // (`DD *DOORDASH RXEXPRESS` under 5912) carries a pharmacy's
+            // order: a receipt decides. Under any other code the
+            // merchant's kind stands (a coffee chain under 8062 is a coffee
+            // chain), and so does a pet pharmacy's under 5912.
+            if merchant.category == "dining"
+                && let Some(code) = f.code.filter(|c| c.code == "5912")
+            {
                 return conflict(
                     format!("Its category code ({})", code.code),
                     format!("{label} is not a health-care merchant"),
@@ -631,6 +633,12 @@ mod tests {
         assert!(v.message.starts_with("Its category code (5912)"), "{}", v.message);
         let hospital_code = Facts { code: code("8062", Some(Outcome::Eligible)), ..delivery };
         assert_eq!(decided(known_merchant(&hospital_code)).0, Outcome::Ineligible, "a coffee chain under 8062");
+        let pet_pharmacy = Facts {
+            merchant: merchant(MerchantSource::Known, Outcome::Ineligible, "veterinary"),
+            code: code("5912", Some(REVIEW)),
+            ..facts()
+        };
+        assert_eq!(decided(known_merchant(&pet_pharmacy)).0, Outcome::Ineligible, "a pet pharmacy");
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth to eighth of 2026-11-27
-//! (`held_out_2026_11_27_e/`, `_f/`, `_g/`, `_h/`), each run
+//! `_d/`) and the fifth to ninth of 2026-11-27
+//! (`held_out_2026_11_27_e/` to `_i/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
 //! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md to
-//! `-h.md`; this test
+//! `-i.md`; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -242,3 +242,43 @@ const EIGHTH_PAIR: Run = Run {
 };
 
 measured_pair!(eighth_pair_purchases, eighth_pair_receipt_lines, "held_out_2026_11_27_h", EIGHTH_PAIR);
+
+/// The ninth pair (2026-11-27, `held_out_2026_11_27_i/`), measured once
+/// when the eighth round was done (docs/held-out-2026-11-27-i.md): 83.4%
+/// of purchases exact (94.9% acceptable), eight false `eligible`
+/// (long-term care under 8050, tests that are not care, a weight clinic, a
+/// nutritionist, facial plastics, and an aesthetics practice whose name the
+/// bank cut before the word); 75.6% of lines as labelled (95.3%
+/// acceptable), twelve lines called eligible that the labels do not allow,
+/// seven of them goods for animals. Every target missed.
+const NINTH_PAIR: Run = Run {
+    exact: 0.83,
+    acceptable: 0.945,
+    false_eligible: &[
+        "CHECKCARD 0624 SHEARWATER SKILLED NURSIN",
+        "CHECKCARD 0517 STORM PETREL NURSING HOME",
+        "PURCHASE AUTHORIZED ON 06/03 DR LUCIAN VANTERPOOL M S350888706 CARD 2920",
+        "PURCHASE AUTHORIZED ON 12/26 TINAMOU WEIGHT CLINIC S779508985 CARD 8588",
+        "PURCHASE AUTHORIZED ON 03/11 MILO DRUG TESTING S203427008 CARD 2531",
+        "KIAWE PATERNITY TEST #2169",
+        "CHECKCARD 0322 CATBIRD FACIAL PLASTICS",
+        "WHITE EYE NUTRITIONIST",
+    ],
+    lines: 0.75,
+    eligible_lines: &[
+        "MISSHA BB CREAM SPF42          14.99 T",
+        "HOT PACK HAND WARMER 10        9.99 T",
+        "PET FIRST AID KIT           24.99 T",
+        "VETERICYN WOUND SPRAY       19.99 T",
+        "DOG ALLERGY CHEWS 90        29.99 T",
+        "PETCO PAIN RELIEF CANINE    34.99 T",
+        "CAT ANTIBIOTIC EYE OINT     14.99 T",
+        "PET THERMOMETER RECTAL      9.99 T",
+        "VETCO VACCINE PACKAGE       89.00",
+        "GNC PRENATAL VITAMIN            24.99 T",
+        "GNC NICOTINE FREE VAPE          19.99 T",
+        "KNEE PADS GEL               24.97 T",
+    ],
+};
+
+measured_pair!(ninth_pair_purchases, ninth_pair_receipt_lines, "held_out_2026_11_27_i", NINTH_PAIR);
