@@ -359,3 +359,22 @@ fn a_sun_product_below_spf_15_is_no_sunscreen_that_is_medical_care() {
         "no factor stated"
     );
 }
+
+#[test]
+fn a_line_that_names_an_animal_is_ineligible_whatever_medical_word_it_holds() {
+    let engine = engine();
+    for line in ["PET FIRST AID KIT", "PETCO PAIN RELIEF CANINE", "CAT ANTIBIOTIC EYE OINT", "DOG ALLERGY CHEWS 90"] {
+        assert_eq!(engine.classify_item(line), Some((Outcome::Ineligible, "pet_supplies")), "{line}");
+    }
+    assert_eq!(engine.classify_item("FIRST AID KIT").map(|(o, _)| o), Some(Outcome::Eligible));
+}
+
+#[test]
+fn dual_purpose_goods_and_long_term_care_are_questions() {
+    for (descriptor, mcc) in
+        [("TIEKE AIR PURIFIERS", "5722"), ("SUNSET TERRACE MEMORY CARE", "8050"), ("KIAWE PATERNITY TEST", "8071")]
+    {
+        let result = card(descriptor, Some(mcc));
+        assert_eq!((result.outcome, result.reason.code), (Outcome::NeedsReview, "conditional_care"), "{descriptor}");
+    }
+}
