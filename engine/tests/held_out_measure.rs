@@ -1,12 +1,12 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth to ninth of 2026-11-27
-//! (`held_out_2026_11_27_e/` to `_i/`), each run
+//! `_d/`) and the fifth to tenth of 2026-11-27
+//! (`held_out_2026_11_27_e/` to `_j/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
 //! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md to
-//! `-i.md`; this test
+//! `-j.md`; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -282,3 +282,27 @@ const NINTH_PAIR: Run = Run {
 };
 
 measured_pair!(ninth_pair_purchases, ninth_pair_receipt_lines, "held_out_2026_11_27_i", NINTH_PAIR);
+
+/// The tenth pair (2026-11-27, `held_out_2026_11_27_j/`), measured once
+/// when the ninth round was done (docs/held-out-2026-11-27-j.md): 84.5%
+/// of purchases exact (96.3% acceptable, the target met), five false
+/// `eligible` (two nursing homes, two practice memberships, an employment
+/// drug screen cut before its words), no cosmetic service; 81.4% of lines
+/// as labelled (98.2% acceptable), one line called eligible that the
+/// labels do not allow (nicotine pouches). The exactness and zero targets
+/// missed.
+const TENTH_PAIR: Run = Run {
+    exact: 0.84,
+    acceptable: 0.96,
+    false_eligible: &[
+        "POS DEBIT 0120 CLOWNFISH NURSING AND  FRESNO CA",
+        "BLENNY NURSING HOME",
+        "TILEFISH DIRECT CARE",
+        "CHECKCARD 0524 SAND TILEFISH PRIMARY CAR",
+        "VENDACE EMPLOYMENT D #9385",
+    ],
+    lines: 0.81,
+    eligible_lines: &["ON NICOTINE POUCH         4.99 T"],
+};
+
+measured_pair!(tenth_pair_purchases, tenth_pair_receipt_lines, "held_out_2026_11_27_j", TENTH_PAIR);
