@@ -276,6 +276,42 @@ async fn redelivery_sends_the_same_event_again() {
 }
 
 #[tokio::test]
+async fn concurrent_redeliveries_add_one_delivery_per_new_endpoint() {
+    let app = TestApp::spawn_with(fast_retries()).await;
+    let first = Receiver::start(0).await;
+    let (key, user, connection) = setup(&app).await;
+    let replaced = endpoint(&app, &key, &first.url, None).await;
+    push(&app, &key, &user, &connection, vec![tx("a", "LABCORP", Some("8071"), 12.0)]).await;
+    let got = first.wait_for(1).await;
+    let event_id = got[0].headers["sail-event-id"].to_str().unwrap().to_string();
+    settled_event(&app, &key, &event_id).await;
+    // The endpoint is replaced by another: the new one has no delivery of
+    // the event, and no existing delivery makes the redeliveries queue on
+    // its row. Each of five simultaneous redeliveries looks for one.
+    let removed = app.delete(&key, &format!("/webhook-endpoints/{}", replaced["id"].as_str().unwrap())).await;
+    assert_eq!(removed.status, 200, "{}", removed.body);
+    let later = Receiver::start(0).await;
+    endpoint(&app, &key, &later.url, None).await;
+    let url = format!("{}/events/{event_id}/redeliver", app.api);
+    let mut calls = tokio::task::JoinSet::new();
+    for _ in 0..5 {
+        let (client, url, key) = (app.client.clone(), url.clone(), key.clone());
+        calls.spawn(async move {
+            Reply::from(client.post(url).bearer_auth(key).json(&json!({})).send().await.unwrap()).await
+        });
+    }
+    for reply in calls.join_all().await {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+    let event = settled_event(&app, &key, &event_id).await;
+    let deliveries = event["deliveries"].as_array().unwrap();
+    assert_eq!(deliveries.len(), 2, "one delivery per endpoint: {deliveries:#?}");
+    // Redeliveries that come while the delivery is still pending only set
+    // it pending again; the new endpoint gets the event at least once.
+    later.wait_for(1).await;
+}
+
+#[tokio::test]
 async fn subscriptions_filter_and_deleted_endpoints_get_nothing() {
     let app = TestApp::spawn_with(fast_retries()).await;
     let errors_only = Receiver::start(0).await;

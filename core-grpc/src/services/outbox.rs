@@ -205,6 +205,20 @@ async fn redeliver_in_one_transaction(db: &DatabaseConnection, event: &event::Mo
 
 async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<usize, CoreError> {
     let now = time::now();
+    // Two redeliveries of one event at once would each find no delivery to
+    // an endpoint added since the event, and each add one: the endpoint
+    // would get the event twice per redelivery. On PostgreSQL the event's
+    // row is locked first, so they run one after the other; SQLite's
+    // writes already do (`BEGIN IMMEDIATE`).
+    let backend = db.get_database_backend();
+    if backend == sea_orm::DatabaseBackend::Postgres {
+        db.query_one_raw(sea_orm::Statement::from_sql_and_values(
+            backend,
+            "SELECT id FROM events WHERE id = $1 FOR UPDATE",
+            [event.id.clone().into()],
+        ))
+        .await?;
+    }
     // Existing deliveries are updated in id order, the order the delivery
     // worker records in, so the two never deadlock on PostgreSQL.
     let mut existing: Vec<webhook_delivery::Model> =
