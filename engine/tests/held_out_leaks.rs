@@ -1,5 +1,5 @@
-//! The token-level leak check of the frozen held-out sets, the tenth
-//! pair, of 2026-11-27 (`tests/data/held_out_2026_11_27_j/README.md`): no word may
+//! The token-level leak check of the frozen held-out sets, the eleventh
+//! pair, of 2026-11-27 (`tests/data/held_out_2026_11_27_k/README.md`): no word may
 //! enter one of the engine's word lists because it appears in a held-out row.
 //!
 //! A token (a run of two or more letters, in upper case) is a **leak** when
@@ -11,7 +11,7 @@
 //! knowledge may honestly come from: the team's reference data in `data/`
 //! (every CSV that is not itself a word list), the development sets
 //! (`evaluation_set.csv`, `held_out_set.csv`, the four pairs of
-//! 2026-11-26 and the fifth to ninth pairs of 2026-11-27, development
+//! 2026-11-26 and the fifth to tenth pairs of 2026-11-27, development
 //! data since their figures were seen),
 //! the public lexicons a script extracts
 //! (`data/lexicon/generated/`), and the tokens that were already in
@@ -36,7 +36,7 @@ fn root() -> PathBuf {
 }
 
 fn held_out_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/held_out_2026_11_27_j")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/held_out_2026_11_27_k")
 }
 
 /// The tokens of `text`: runs of two or more ASCII letters, upper-cased.
@@ -124,6 +124,8 @@ fn other_source_tokens() -> BTreeSet<String> {
         "held_out_2026_11_27_h/receipt_lines.csv",
         "held_out_2026_11_27_i/purchases.csv",
         "held_out_2026_11_27_i/receipt_lines.csv",
+        "held_out_2026_11_27_j/purchases.csv",
+        "held_out_2026_11_27_j/receipt_lines.csv",
     ] {
         found.extend(tokens_of_file(&sets.join(development)));
     }
