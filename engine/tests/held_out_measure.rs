@@ -1,12 +1,12 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
-//! `_d/`) and the fifth to tenth of 2026-11-27
-//! (`held_out_2026_11_27_e/` to `_j/`), each run
+//! `_d/`) and the fifth to eleventh of 2026-11-27
+//! (`held_out_2026_11_27_e/` to `_k/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
 //! docs/held-out-2026-11-27.md and docs/held-out-2026-11-27-f.md to
-//! `-j.md`; this test
+//! `-k.md`; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -306,3 +306,26 @@ const TENTH_PAIR: Run = Run {
 };
 
 measured_pair!(tenth_pair_purchases, tenth_pair_receipt_lines, "held_out_2026_11_27_j", TENTH_PAIR);
+
+/// The eleventh pair (2026-11-27, `held_out_2026_11_27_k/`), measured once
+/// when the tenth round was done (docs/held-out-2026-11-27-k.md): 87.7%
+/// of purchases exact (97.1% acceptable, the target met), four false
+/// `eligible` (a nursing home, an aesthetics practice cut before its word,
+/// a tennis clinic with no category code, a dermatologist glued into a
+/// PayPal name); 73.9% of lines as labelled (98.0% acceptable), two lines
+/// called eligible that the labels do not allow (a lifting belt, an outdoor
+/// thermometer). The exactness and zero targets missed.
+const ELEVENTH_PAIR: Run = Run {
+    exact: 0.875,
+    acceptable: 0.97,
+    false_eligible: &[
+        "POS DEBIT 0709 TENREC NURSING HOME BOISE ID",
+        "DR BARTHOLOMEW QUAYLE MD",
+        "HAFLINGER TENNIS CLINIC",
+        "PAYPAL *DRCHENDERMATOLOGY",
+    ],
+    lines: 0.735,
+    eligible_lines: &["MENARDS BACK BRACE      24.99 T", "ACE THERMOMETER OUTDOOR   12.99 T"],
+};
+
+measured_pair!(eleventh_pair_purchases, eleventh_pair_receipt_lines, "held_out_2026_11_27_k", ELEVENTH_PAIR);
