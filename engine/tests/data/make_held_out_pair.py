@@ -1,14 +1,15 @@
 """Builds a held-out pair's two CSV files from what was written by hand.
 
-One script for every pair from the ninth on (the earlier pairs each carry
-the copy they were built with). Run from anywhere:
+One script for every pair from the fourth on (the fourth to eighth were
+first built by copies of their own; this one writes their files byte for
+byte). Run from anywhere:
 
     python3 engine/tests/data/make_held_out_pair.py <pair folder> <seed>
 
 `names.txt` (NAME;MCC;AMOUNT;LABEL;REASON) becomes `purchases.csv`: a
 name is dropped when its first two significant words (or its only word)
-occur in the purchases of any earlier set beside the pair, so every
-merchant is new; the rest are wrapped the way bank and card exports print
+occur in the purchases of any set written before the pair (the sets
+beside it whose folders sort before its own), so every merchant is new; the rest are wrapped the way bank and card exports print
 them (seeded). `lines.txt` (retailer|line|LABEL|reason) becomes
 `receipt_lines.csv`, each retailer's lines together in the order written.
 Label codes: E eligible, I ineligible, R review only, RE review or
@@ -35,10 +36,12 @@ def words(text):
 
 
 def earlier_descriptors(pair):
-    """The descriptors of every other set beside `pair`, as padded word strings."""
+    """The descriptors of every set written before `pair`, as padded word
+    strings."""
     data = pair.parent
     files = [data / "held_out_set.csv", data / "evaluation_set.csv"]
-    files += [p for p in sorted(data.glob("*/purchases.csv")) if p.parent != pair]
+    # The pairs written before this one: their folders sort before its own.
+    files += [p for p in sorted(data.glob("*/purchases.csv")) if p.parent.name < pair.name]
     seen = set()
     for path in files:
         with open(path, encoding="utf-8") as f:
