@@ -1,9 +1,11 @@
 //! `Idempotency-Key` on POST (docs/contract.md#wire-conventions): the same key and body replays
 //! the first response; another body is `409 idempotency_key_reused`.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
-use crate::helpers::{Reply, TestApp};
+use crate::helpers::{Reply, TestApp, eventually};
 use crate::ingestion::{setup, tx};
 
 async fn post_with_key(app: &TestApp, key: &str, idempotency_key: &str, path: &str, body: Value) -> Reply {
@@ -85,10 +87,15 @@ async fn a_key_held_by_a_core_that_died_frees_once_its_heartbeat_stops() {
     let body = json!({"external_user_id": "held"});
     let first = post_with_key(&app, &key, "idem-held", "/users", body.clone()).await;
     assert_eq!(first.status, 201, "{}", first.body);
-    // The serving core named itself on the reservation, and beats.
+    // The serving core named itself on the reservation, and beats: its
+    // heartbeat starts beside the server, so on a busy machine the first
+    // beat may come just after the first call.
     let held = idempotency_key::Entity::find().one(&app.db).await.unwrap().unwrap();
     let serving = held.reserved_by.clone().expect("the reservation names its core");
-    assert!(core_instance::Entity::find_by_id(serving.as_str()).one(&app.db).await.unwrap().is_some());
+    eventually("the serving core's first heartbeat", Duration::from_secs(10), || async {
+        core_instance::Entity::find_by_id(serving.as_str()).one(&app.db).await.unwrap().map(|_| ())
+    })
+    .await;
     // As if another core took the key and was killed before keeping a reply.
     idempotency_key::Entity::update_many()
         .col_expr(idempotency_key::Column::ResponseHex, Expr::value(Option::<String>::None))
