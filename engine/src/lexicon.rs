@@ -145,10 +145,10 @@ const TWO_MISREADINGS_MIN_LETTERS: usize = 10;
 /// The least sun protection factor a sunscreen is medical care at: the
 /// reference data's "broad-spectrum SPF 15+ sunscreen"
 /// (`data/eligibility_categories.csv`, Sunscreen).
-pub const MINIMUM_SPF: u32 = 15;
+const MINIMUM_SPF: u32 = 15;
 
 /// The sun protection factor a line states (`SPF 4`, `SPF30`), if any.
-pub fn stated_spf(description: &str) -> Option<u32> {
+fn stated_spf(description: &str) -> Option<u32> {
     let words = lexicon_words(description);
     words.windows(2).find(|pair| pair[0] == "SPF").and_then(|pair| pair[1].parse().ok())
 }
@@ -286,12 +286,10 @@ impl ItemLexicon {
             ("data/lexicon/generated/prescription_drugs.csv", PRESCRIPTION_DRUGS_CSV, 1, true),
             ("data/lexicon/generated/everyday_goods.csv", EVERYDAY_GOODS_CSV, 0, false),
         ];
-        let mut spelled_out = std::collections::HashSet::new();
+        let mut spelled_out = 0..0;
         for (file, text, priority, exact) in generated {
+            let first = terms.len();
             for row in rows::<GeneratedRow>(file, text)? {
-                if exact {
-                    spelled_out.insert(terms.len());
-                }
                 terms.push(ItemTerm {
                     term: canonical_words(&row.term),
                     outcome: outcome_of(file, &row.outcome)?,
@@ -301,6 +299,9 @@ impl ItemLexicon {
                     source: row.source,
                     curated: false,
                 });
+            }
+            if exact {
+                spelled_out = first..terms.len();
             }
         }
         let mut phrases: HashMap<String, usize> = HashMap::new();
@@ -343,20 +344,22 @@ impl ItemLexicon {
             }
         }
         phrases.extend(cuts.into_iter().filter_map(|(cut, index)| index.map(|i| (cut, i))));
-        let words_of = |spelled: bool| -> std::collections::HashSet<String> {
-            terms
-                .iter()
-                .enumerate()
-                .filter(|(index, _)| spelled || !spelled_out.contains(index))
-                .flat_map(|(_, t)| lexicon_words(&t.term))
-                .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_alphabetic()))
-                .collect()
-        };
         // Every word is known (a line's own word is never read as another);
         // only the words of terms not spelled out are what an unknown word
         // may be an abbreviation or a misreading of.
-        let vocabulary = words_of(true);
-        let readable = words_of(false);
+        let mut vocabulary = std::collections::HashSet::new();
+        let mut readable = std::collections::HashSet::new();
+        for (index, term) in terms.iter().enumerate() {
+            for word in lexicon_words(&term.term) {
+                if word.len() < 4 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    continue;
+                }
+                if !spelled_out.contains(&index) {
+                    readable.insert(word.clone());
+                }
+                vocabulary.insert(word);
+            }
+        }
         let mut skeletons: HashMap<String, Option<String>> = HashMap::new();
         for word in &readable {
             let key = skeleton(word);
@@ -474,6 +477,19 @@ impl ItemLexicon {
             (Some(only), None) => Some(only),
             _ => None,
         }
+    }
+
+    /// What a line is, by the term that names it: its outcome and
+    /// category. A sun product below the reference data's factor (a tanning
+    /// oil of SPF 4) is not the sunscreen that is medical care; it may be
+    /// bought for either, so a reviewer decides.
+    pub fn decide(&self, description: &str) -> Option<(Outcome, &str)> {
+        let term = self.classify(description)?;
+        let below_factor = || stated_spf(description).is_some_and(|spf| spf < MINIMUM_SPF);
+        if term.category == "sunscreen" && term.outcome == Outcome::Eligible && below_factor() {
+            return Some((Outcome::NeedsReview, term.category.as_str()));
+        }
+        Some((term.outcome, term.category.as_str()))
     }
 
     /// The term that decides a line, if any names it.

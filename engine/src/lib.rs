@@ -520,17 +520,7 @@ impl Engine {
     /// with the category it falls in; None when no item word matches.
     pub fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {
         let items: &'static ItemLexicon = self.items;
-        let term = items.classify(description)?;
-        // A sun product below the reference data's factor (a tanning oil
-        // of SPF 4) is not the sunscreen that is medical care; it may be
-        // bought for either, so a reviewer decides.
-        if term.category == "sunscreen"
-            && term.outcome == Outcome::Eligible
-            && lexicon::stated_spf(description).is_some_and(|spf| spf < lexicon::MINIMUM_SPF)
-        {
-            return Some((Outcome::NeedsReview, term.category.as_str()));
-        }
-        Some((term.outcome, term.category.as_str()))
+        items.decide(description)
     }
 
     pub fn adjudicate(&self, purchase: &Purchase<'_>) -> Adjudication {

@@ -133,6 +133,19 @@ async fn endpoint(app: &TestApp, key: &str, url: &str, events: Option<Value>) ->
     reply.body
 }
 
+/// Asks for `n` redeliveries of an event at the same moment.
+async fn redeliver_at_once(app: &TestApp, key: &str, event_id: &str, n: usize) -> Vec<Reply> {
+    let url = format!("{}/events/{event_id}/redeliver", app.api);
+    let mut calls = tokio::task::JoinSet::new();
+    for _ in 0..n {
+        let (client, url, key) = (app.client.clone(), url.clone(), key.to_string());
+        calls.spawn(async move {
+            Reply::from(client.post(url).bearer_auth(key).json(&json!({})).send().await.unwrap()).await
+        });
+    }
+    calls.join_all().await
+}
+
 /// Waits until GET /events/{id} shows every delivery settled.
 async fn settled_event(app: &TestApp, key: &str, event_id: &str) -> Value {
     eventually("every delivery to settle", Duration::from_secs(20), || async {
@@ -292,15 +305,7 @@ async fn concurrent_redeliveries_add_one_delivery_per_new_endpoint() {
     assert_eq!(removed.status, 200, "{}", removed.body);
     let later = Receiver::start(0).await;
     endpoint(&app, &key, &later.url, None).await;
-    let url = format!("{}/events/{event_id}/redeliver", app.api);
-    let mut calls = tokio::task::JoinSet::new();
-    for _ in 0..5 {
-        let (client, url, key) = (app.client.clone(), url.clone(), key.clone());
-        calls.spawn(async move {
-            Reply::from(client.post(url).bearer_auth(key).json(&json!({})).send().await.unwrap()).await
-        });
-    }
-    for reply in calls.join_all().await {
+    for reply in redeliver_at_once(&app, &key, &event_id, 5).await {
         assert_eq!(reply.status, 200, "{}", reply.body);
     }
     let event = settled_event(&app, &key, &event_id).await;
@@ -509,15 +514,7 @@ async fn a_partner_has_at_most_16_endpoints_and_10_redeliveries_a_minute() {
     // earlier, or on a CPU whose clock lags) but takes its token after the
     // ninth is refused as if early: ten of a simultaneous eleven are
     // admitted, or nine (seen once in CI, never reproduced here), never eleven.
-    let url = format!("{}/events/{event_id}/redeliver", app.api);
-    let mut calls = tokio::task::JoinSet::new();
-    for _ in 0..11 {
-        let (client, url, key) = (app.client.clone(), url.clone(), key.clone());
-        calls.spawn(async move {
-            Reply::from(client.post(url).bearer_auth(key).json(&json!({})).send().await.unwrap()).await
-        });
-    }
-    let replies = calls.join_all().await;
+    let replies = redeliver_at_once(&app, &key, &event_id, 11).await;
     let (admitted, refused): (Vec<_>, Vec<_>) = replies.into_iter().partition(|reply| reply.status == 200);
     assert!((9..=10).contains(&admitted.len()), "{} of 11 admitted", admitted.len());
     for reply in &refused {

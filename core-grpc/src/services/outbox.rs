@@ -6,7 +6,9 @@
 
 use entities::{event, webhook_delivery, webhook_endpoint};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect, Set,
+};
 
 use crate::domain::{IdKind, new_id, time};
 use crate::error::{CoreError, is_retryable_conflict};
@@ -210,14 +212,8 @@ async fn redeliver(db: &impl ConnectionTrait, event: &event::Model) -> Result<us
     // would get the event twice per redelivery. On PostgreSQL the event's
     // row is locked first, so they run one after the other; SQLite's
     // writes already do (`BEGIN IMMEDIATE`).
-    let backend = db.get_database_backend();
-    if backend == sea_orm::DatabaseBackend::Postgres {
-        db.query_one_raw(sea_orm::Statement::from_sql_and_values(
-            backend,
-            "SELECT id FROM events WHERE id = $1 FOR UPDATE",
-            [event.id.clone().into()],
-        ))
-        .await?;
+    if db.get_database_backend() == sea_orm::DatabaseBackend::Postgres {
+        event::Entity::find_by_id(&event.id).lock_exclusive().one(db).await?;
     }
     // Existing deliveries are updated in id order, the order the delivery
     // worker records in, so the two never deadlock on PostgreSQL.
