@@ -139,6 +139,15 @@ GOODS_ROOTS = [
     ("bin", 1, "household"), ("hand_tool", 1, "household"), ("wrapping_paper", 1, "household"),
     ("headdress", 1, "apparel"), ("newspaper", 3, "books_and_magazines"), ("battery", 2, "electronics"),
     ("sports_equipment", 1, "toys_and_gifts"), ("game_equipment", 1, "toys_and_gifts"),
+    # 2026-11-28, from the eleventh pair's hardware, farm, office and craft
+    # lines (development data): tools of every kind, building materials,
+    # tape, glue, pens, lamps, shelves, tarps, barrows, extinguishers,
+    # compressors, lubricants, weed killers, fishing tackle and ammunition.
+    ("tool", 1, "household"), ("building_material", 1, "household"), ("tape", 1, "household"),
+    ("adhesive_material", 1, "household"), ("writing_implement", 1, "household"), ("lamp", 1, "household"),
+    ("shelf", 1, "household"), ("tarpaulin", 1, "household"), ("wheelbarrow", 1, "household"),
+    ("fire_extinguisher", 1, "household"), ("compressor", 1, "household"), ("lubricant", 1, "household"),
+    ("herbicide", 1, "household"), ("fishing_gear", 1, "toys_and_gifts"), ("ammunition", 1, "toys_and_gifts"),
 ]
 
 # Lemmas under those synsets that name care, or also name a medical good
@@ -150,7 +159,25 @@ NOT_GOODS = {"BRACE", "MASK", "LENS", "SLING", "WRAP", "WALKER", "HOSE", "STOCKI
              "SUN BLOCK", "SUNSCREEN LOTION", "SUNTAN LOTION", "SALVE", "OINTMENT", "UNGUENT", "BALM",
              "ANTIPERSPIRANT", "EYEWASH", "EYE WASH", "EYEDROP", "EYE DROP", "VITAMIN", "PILL",
              "ICE BAG", "ICE PACK", "COLOSTOMY BAG", "HOT WATER BOTTLE", "HOTWATER BOTTLE", "HEATING PAD",
-             "ELECTRIC BLANKET", "CRUTCH", "SPLINT", "TWEEZERS", "FORCEPS", "LANCET", "SCALPEL", "PAD"}
+             "ELECTRIC BLANKET", "CRUTCH", "SPLINT", "TWEEZERS", "FORCEPS", "LANCET", "SCALPEL", "PAD",
+             # Under the tool, tape, glue and lamp roots: first-aid tape and
+             # plasters, surgical and dental tools, an eye doctor's lamp,
+             # personal lubricant, and psyllium's mucilage.
+             "TAPE", "ADHESIVE TAPE", "ADHESIVE PLASTER", "COURT PLASTER", "STICKING PLASTER", "PLASTER",
+             "TREPAN", "TREPHINE", "CURETTE", "CURET", "PROBE", "RETRACTOR", "SPECULUM", "DENTIST S DRILL",
+             "SLIT LAMP", "LUBE", "LUBRICANT", "MUCILAGE", "SUNLAMP", "SUN LAMP", "HEAT LAMP", "MASSAGER",
+             "ROLLER", "CANE",
+             # Words of those roots that mean something else on a receipt
+             # (test STRIPs, activated CHARCOAL, an UPSET stomach, a protein
+             # SHAKE, a LANCEt cut short) or are too vague to decide a line.
+             "STRETCHER", "SURGICAL KNIFE", "STRIP", "SHAKE", "UPSET", "STYLE", "RENDER", "SKID", "HACK",
+             "GANG", "STAFF", "SPRINGER", "DEAL", "PALE", "SLAT", "SPLAT", "ROUNDER", "TRACER", "BLANK",
+             "DUMMY", "SHELL", "FLASH", "CHARCOAL", "STONE", "PUDDLE", "STAVE", "BUFFER", "LANCE", "TAMP",
+             "TAMPER", "HONE", "SHEAR", "MULLER", "PARER", "STYLUS", "SETT", "PICKET", "STRAKE", "WALE",
+             "IMPOST", "LISTER", "HECKLE", "SCUFFLE", "STEMMER", "SNUFFERS", "SPILLIKIN", "JACKSTRAW", "DROVE",
+             "GOUGE", "POUNDER", "RAMMER", "STRICKLE", "SWAGE", "LAGGING", "FURRING", "INSULANT", "CLINCHER",
+             "CATLING", "BENDER", "BURR", "SLICER", "PUNCHER", "HATCHEL", "LUBRICATOR",
+             "LUBRICATING SUBSTANCE", "SHEARS", "COMPRESSOR", "SUPERCHARGER"}
 
 
 # Three-letter lemmas are mostly receipt abbreviations too (CAP, TAB, GEL,
