@@ -1,13 +1,13 @@
 //! The held-out measures of the knowledge work: the second, third and
 //! fourth pairs of 2026-11-26 (`tests/data/held_out_2026_11_26_b/`, `_c/`,
 //! `_d/`), the fifth to eleventh of 2026-11-27
-//! (`held_out_2026_11_27_e/` to `_k/`) and the twelfth of 2026-11-28
-//! (`held_out_2026_11_28_l/`), each run
+//! (`held_out_2026_11_27_e/` to `_k/`) and the twelfth and thirteenth of
+//! 2026-11-28 (`held_out_2026_11_28_l/`, `_m/`), each run
 //! once when a round of work was done, with every miss printed
 //! (`cargo test -p sail-engine --test held_out_measure -- --nocapture`).
 //! The figures of those runs are in docs/held-out-2026-11-26.md,
 //! docs/held-out-2026-11-27.md, docs/held-out-2026-11-27-f.md to
-//! `-k.md` and docs/held-out-2026-11-28-l.md; this test
+//! `-k.md`, docs/held-out-2026-11-28-l.md and `-m.md`; this test
 //! holds the engine to them so that nothing slips back. The frozen pair may
 //! not be studied or tuned to: its rows stay out of every word list
 //! (`tests/held_out_leaks.rs`); a measured pair is development data after.
@@ -356,3 +356,39 @@ const TWELFTH_PAIR: Run = Run {
 };
 
 measured_pair!(twelfth_pair_purchases, twelfth_pair_receipt_lines, "held_out_2026_11_28_l", TWELFTH_PAIR);
+
+/// The thirteenth pair (2026-11-28, `held_out_2026_11_28_m/`), measured
+/// once when the twelfth round was done (docs/held-out-2026-11-28-m.md):
+/// 83.1% of purchases exact (94.8% acceptable), nine false `eligible` (a
+/// tummy tuck, low-T, HRT and vitality clinics and a CDL physical under
+/// medical codes, a skin-surgery practice, an elective whole-body scan, a
+/// dental lab cut short, a diabetic-footwear shop with no code); 88.0% of
+/// lines as labelled (97.5% acceptable), five lines called eligible that
+/// the labels do not allow (cotton pads, isopropyl alcohol in Spanish,
+/// homeopathic teething tablets, prenatal gummies, orthotic insoles).
+/// Every target missed but none by more than five points.
+const THIRTEENTH_PAIR: Run = Run {
+    exact: 0.83,
+    acceptable: 0.945,
+    false_eligible: &[
+        "BASFORD SKIN SURGERY",
+        "POS DEBIT 0904 TALKE TUMMY TUCK AUSTIN TX",
+        "PURCHASE AUTHORIZED ON 09/15 TREWALCHMAI CDL PHYSIC S150208146 CARD 1505",
+        "POS DEBIT 1007 TRECASTELL WHOLE BODY  TAMPA FL",
+        "POS DEBIT 0610 LLANWRTYD REVIVE CLINI TULSA OK",
+        "PURCHASE AUTHORIZED ON 04/12 ABERGWESYN LOW T CENTE S741279632 CARD 8520",
+        "LLANGAMMARCH HRT CLINIC",
+        "LLANFIHANGEL DENTAL L",
+        "BLEDDFA DIABETIC FOO #9829",
+    ],
+    lines: 0.875,
+    eligible_lines: &[
+        "FT COTTON PADS 80         2.49 T",
+        "BRAVO ALCOHOL ISOPROPILICO 1.99 T",
+        "MEDIC TEETHING TABLETS     7.99 T",
+        "MEDIC PRENATAL GUMMIES     12.99 T",
+        "HC ORTHOTIC INSOLES      39.99 T",
+    ],
+};
+
+measured_pair!(thirteenth_pair_purchases, thirteenth_pair_receipt_lines, "held_out_2026_11_28_m", THIRTEENTH_PAIR);
