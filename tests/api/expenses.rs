@@ -58,6 +58,39 @@ async fn filters_by_status_connection_and_dates() {
     );
 }
 
+/// The listing reads the user only when its page is empty: an unknown user,
+/// a malformed id and another partner's user (with expenses of their own)
+/// are all `404 user_id`, and a known user without expenses is an empty
+/// page, on the first page and past the end alike.
+#[tokio::test]
+async fn only_the_partners_own_users_have_expenses_to_list() {
+    let app = TestApp::spawn().await;
+    let (key, user, connection) = setup(&app).await;
+    let reply = push(&app, &key, &user, &connection, vec![tx("o1", "QUEST DIAGNOSTICS", Some("8071"), 50.0)]).await;
+    wait_for_job(&app, &key, reply.body["job_id"].as_str().unwrap()).await;
+    let (_, other_key) = app.partner_key("expenses,connections").await;
+    let unknown = "usr_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b";
+    for (caller, path) in [
+        (&other_key, format!("/users/{user}/expenses")),
+        (&other_key, format!("/users/{user}/expenses?offset=50")),
+        (&other_key, format!("/users/{user}/expenses?status=eligible")),
+        (&key, format!("/users/{unknown}/expenses")),
+        (&key, "/users/not-a-user/expenses".to_string()),
+        (&key, format!("/users/{unknown}/expenses?from=2026-11-01&to=2026-10-01")),
+    ] {
+        app.get(caller, &path).await.assert_error(404, "not_found", Some("user_id"));
+    }
+    let listed = app.get(&key, &format!("/users/{user}/expenses")).await;
+    assert_eq!(listed.body["pagination"]["total"], 1, "{}", listed.body);
+    let empty_user = app.create_user(&key, "no-expenses").await;
+    for query in ["", "?offset=50", "?status=eligible"] {
+        let empty = app.get(&key, &format!("/users/{empty_user}/expenses{query}")).await;
+        assert_eq!(empty.status, 200, "{}", empty.body);
+        assert_eq!(empty.body["data"], json!([]));
+        assert_eq!(empty.body["pagination"]["total"], 0);
+    }
+}
+
 #[tokio::test]
 async fn a_connection_without_the_expenses_product_is_refused() {
     let app = TestApp::spawn().await;

@@ -88,6 +88,35 @@ fn tesseract_installed() -> bool {
     std::process::Command::new("tesseract").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
+/// A page of expenses asks for receipts only for the expenses that have
+/// some: each listed expense still shows exactly its own.
+#[tokio::test]
+async fn a_listed_expense_shows_its_receipts_and_no_other() {
+    let app = TestApp::spawn().await;
+    let (key, user_id, connection_id) = setup(&app).await;
+    let rows = [("WALGREENS #1234", 2498, "2026-11-03"), ("WALGREENS #1234", 1200, "2026-11-02")];
+    let expenses = push(&app, &key, &user_id, &connection_id, &rows).await;
+    let with_receipt = expenses[0]["id"].as_str().unwrap();
+    let without = expenses[1]["id"].as_str().unwrap();
+    let text =
+        "Walgreens #1234\n11/03/2026\nCETIRIZINE 10MG 30CT   15.99 F\nSALINE SOLUTION 12OZ   8.99 F\nTOTAL   24.98\n";
+    let created = upload(&app, &key, &user_id, with_receipt, "walgreens.txt", text.as_bytes().to_vec()).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let read = wait_read(&app, &key, &user_id, with_receipt, created.body["id"].as_str().unwrap()).await;
+
+    let listed = app.get(&key, &format!("/users/{user_id}/expenses")).await;
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    let of = |id: &str| listed.body["data"].as_array().unwrap().iter().find(|e| e["id"] == id).cloned().unwrap();
+    let receipts = of(with_receipt)["receipts"].clone();
+    assert_eq!(receipts.as_array().unwrap().len(), 1, "{receipts}");
+    assert_eq!(receipts[0]["id"], read["id"]);
+    assert_eq!(receipts[0]["status"], read["status"]);
+    assert_eq!(of(without)["receipts"], json!([]));
+    // The same expense alone answers the same receipts.
+    let alone = app.get(&key, &format!("/users/{user_id}/expenses/{with_receipt}")).await.body;
+    assert_eq!(alone["receipts"], receipts);
+}
+
 #[tokio::test]
 async fn a_pharmacy_receipt_clears_a_needs_review_expense() {
     let app = TestApp::spawn().await;

@@ -1,6 +1,6 @@
 //! `sail.v1.Transactions`, `sail.v1.Jobs` and `sail.v1.Expenses`.
 
-use entities::{job, receipt, transaction};
+use entities::{job, receipt};
 use sail_api::pb::{
     self, expenses_server::Expenses, jobs_server::Jobs, receipts_server::Receipts, transactions_server::Transactions,
 };
@@ -11,7 +11,9 @@ use crate::domain::{Page, time};
 use crate::grpc::accept;
 use crate::layers::idempotency::ReplyOwner;
 use crate::platform::jobs::{self, JobKind};
-use crate::services::expenses::{self, ExpenseFilter, StoredEvidence, StoredItemResult, parse_date, parse_status};
+use crate::services::expenses::{
+    self, ExpenseFilter, ExpenseView, StoredEvidence, StoredItemResult, parse_date, parse_status,
+};
 use crate::services::ingest;
 use crate::services::receipts;
 use crate::state::Core;
@@ -94,8 +96,10 @@ pub fn receipt_to_pb(r: receipt::Model) -> Result<pb::Receipt, crate::CoreError>
 }
 
 /// Expenses with their receipts (one query for the page's receipts).
-pub async fn expenses_to_pb(core: &Core, found: Vec<transaction::Model>) -> Result<Vec<pb::Expense>, crate::CoreError> {
-    let ids: Vec<String> = found.iter().map(|t| t.expense_id.clone()).collect();
+pub async fn expenses_to_pb(core: &Core, found: Vec<ExpenseView>) -> Result<Vec<pb::Expense>, crate::CoreError> {
+    // Receipts only for the expenses that have some: a page without any
+    // (most) costs no second statement.
+    let ids: Vec<String> = found.iter().filter(|t| t.has_receipts).map(|t| t.expense_id.clone()).collect();
     let mut attached = receipts::receipts_of(&core.db, &ids).await?;
     found
         .into_iter()
@@ -106,7 +110,7 @@ pub async fn expenses_to_pb(core: &Core, found: Vec<transaction::Model>) -> Resu
         .collect()
 }
 
-pub fn expense_to_pb(t: transaction::Model, receipts: Vec<pb::Receipt>) -> Result<pb::Expense, crate::CoreError> {
+pub fn expense_to_pb(t: ExpenseView, receipts: Vec<pb::Receipt>) -> Result<pb::Expense, crate::CoreError> {
     let items: Vec<StoredItemResult> = match &t.item_results_json {
         Some(json) => {
             serde_json::from_str(json).map_err(|err| crate::CoreError::Internal(format!("items of {}: {err}", t.id)))?
@@ -211,7 +215,7 @@ impl Expenses for TransactionsService {
         let caller = accept(&request)?;
         let req = request.into_inner();
         let found = expenses::get_expense(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id).await?;
-        let mut rendered = expenses_to_pb(&self.core, vec![found]).await?;
+        let mut rendered = expenses_to_pb(&self.core, vec![found.into()]).await?;
         rendered.pop().map(Response::new).ok_or_else(|| crate::CoreError::Internal("an expense vanished".into()).into())
     }
 }

@@ -6,12 +6,13 @@ use chrono::{DateTime, NaiveDate, Utc};
 use entities::{connection, transaction};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder, QueryTrait, Set, Statement,
+    ColumnTrait, ConnectionTrait, DatabaseBackend, DerivePartialModel, EntityTrait, QueryFilter, QueryOrder,
+    QueryTrait, Set, Statement,
 };
 
 use crate::domain::{IdKind, Page, new_id, parse_id, time};
 use crate::error::CoreError;
-use crate::platform::db::fetch_page;
+use crate::platform::db::fetch_page_of;
 use crate::services::connections::{self, Product};
 use crate::services::users;
 use sail_engine::{Adjudication, Engine, Item, Outcome, Purchase};
@@ -325,25 +326,107 @@ pub fn parse_date(param: &str, raw: &str) -> Result<NaiveDate, CoreError> {
     })
 }
 
+/// An expense as the API answers it: the stored row without what only
+/// ingestion reads (the pushed items, the raw merchant name and code, the
+/// job), and whether any receipt is attached, so that a page of expenses
+/// with none (most of them) asks for no receipts at all.
+#[derive(Debug, Clone, PartialEq, DerivePartialModel)]
+#[sea_orm(entity = "transaction::Entity", from_query_result)]
+pub struct ExpenseView {
+    pub id: String,
+    pub user_id: String,
+    pub connection_id: String,
+    pub external_transaction_id: String,
+    pub date: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    pub description: String,
+    pub expense_id: String,
+    pub status: ExpenseStatus,
+    pub category: Option<String>,
+    pub reason_code: Option<String>,
+    pub reason_message: Option<String>,
+    pub rule: Option<String>,
+    pub merchant_id: Option<String>,
+    pub merchant_display_name: Option<String>,
+    pub eligible_amount_minor: Option<i64>,
+    pub item_results_json: Option<String>,
+    pub evidence_json: Option<String>,
+    pub adjudicated_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// An index probe per row of the page (`receipts_expense`), evaluated
+    /// only for the rows the page returns.
+    #[sea_orm(from_expr = "sea_orm::sea_query::Expr::cust(HAS_RECEIPTS)")]
+    pub has_receipts: bool,
+}
+
+/// Whether a transaction row's expense has a receipt, as SQL both
+/// databases read (PostgreSQL answers a boolean, SQLite 0 or 1).
+const HAS_RECEIPTS: &str = "EXISTS (SELECT 1 FROM receipts WHERE receipts.expense_id = transactions.expense_id)";
+
+impl From<transaction::Model> for ExpenseView {
+    /// A full row read for another purpose, which did not ask about
+    /// receipts: they are looked up.
+    fn from(t: transaction::Model) -> Self {
+        ExpenseView {
+            id: t.id,
+            user_id: t.user_id,
+            connection_id: t.connection_id,
+            external_transaction_id: t.external_transaction_id,
+            date: t.date,
+            amount_minor: t.amount_minor,
+            currency: t.currency,
+            description: t.description,
+            expense_id: t.expense_id,
+            status: t.status,
+            category: t.category,
+            reason_code: t.reason_code,
+            reason_message: t.reason_message,
+            rule: t.rule,
+            merchant_id: t.merchant_id,
+            merchant_display_name: t.merchant_display_name,
+            eligible_amount_minor: t.eligible_amount_minor,
+            item_results_json: t.item_results_json,
+            evidence_json: t.evidence_json,
+            adjudicated_at: t.adjudicated_at,
+            created_at: t.created_at,
+            updated_at: t.updated_at,
+            has_receipts: true,
+        }
+    }
+}
+
 /// A page of a user's expenses, newest purchase first, and the total.
+///
+/// The listing partners call most is one statement: the page itself
+/// (filtered by partner and user) shows that the user exists, so the user
+/// is read only when the page is empty, to tell an unknown user (`404`)
+/// from one without expenses. A user's expenses go when the user is
+/// erased, so a non-empty page never belongs to an unknown user.
 pub async fn list_expenses(
     db: &impl ConnectionTrait,
     partner_id: &str,
     user_id: &str,
     filter: ExpenseFilter,
     page: Page,
-) -> Result<(Vec<transaction::Model>, u64), CoreError> {
-    let user = users::get_user(db, partner_id, user_id).await?;
-    if let (Some(from), Some(to)) = (filter.from, filter.to)
-        && from > to
-    {
+) -> Result<(Vec<ExpenseView>, u64), CoreError> {
+    let user_id = users::well_formed_user_id(user_id)?;
+    let reversed = matches!((filter.from, filter.to), (Some(from), Some(to)) if from > to);
+    // An unknown user is `not_found` before any other refusal.
+    let mut known = false;
+    if reversed || filter.connection_id.is_some() {
+        users::get_user(db, partner_id, user_id).await?;
+        known = true;
+    }
+    if reversed {
         return Err(CoreError::invalid("from", "from must not be after to."));
     }
     let mut query = transaction::Entity::find()
-        .filter(transaction::Column::UserId.eq(&user.id))
+        .filter(transaction::Column::UserId.eq(user_id))
         .filter(transaction::Column::PartnerId.eq(partner_id));
     if let Some(connection_id) = &filter.connection_id {
-        let owner = connections::get_connection(db, partner_id, &user.id, connection_id).await?;
+        let owner = connections::get_connection(db, partner_id, user_id, connection_id).await?;
         connections::require_product(&owner, Product::Expenses, "connection_id")?;
         query = query.filter(transaction::Column::ConnectionId.eq(owner.id));
     }
@@ -357,7 +440,10 @@ pub async fn list_expenses(
         query = query.filter(transaction::Column::Date.lte(to.format("%Y-%m-%d").to_string()));
     }
     let ordered = query.order_by_desc(transaction::Column::Date).order_by_desc(transaction::Column::Id);
-    let (found, total) = fetch_page(db, ordered, page).await?;
+    let (found, total) = fetch_page_of::<_, ExpenseView>(db, ordered, page).await?;
+    if found.is_empty() && !known {
+        users::get_user(db, partner_id, user_id).await?;
+    }
     Ok((found, total))
 }
 

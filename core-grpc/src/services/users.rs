@@ -489,6 +489,12 @@ fn partner_user(partner_id: &str, user_id: &str) -> Result<Select<user::Entity>,
     Ok(user::Entity::find_by_id(id).filter(user::Column::PartnerId.eq(partner_id)))
 }
 
+/// `user_id` if it can be a user's id, or the `not_found` an unknown
+/// user gets: for reads that look the user up only when they must.
+pub fn well_formed_user_id(user_id: &str) -> Result<&str, CoreError> {
+    parse_id(IdKind::User, user_id).ok_or_else(|| user_not_found(user_id))
+}
+
 fn user_not_found(user_id: &str) -> CoreError {
     CoreError::not_found("user", "user_id", user_id)
 }
