@@ -169,3 +169,52 @@ async fn another_partners_users_are_invisible() {
     app.get(&mine, "/users/usr_0190f0b1c2d37e8f9a0b1c2d3e4f5a6b").await.assert_error(404, "not_found", Some("user_id"));
     app.get(&mine, "/users/not-an-id").await.assert_error(404, "not_found", Some("user_id"));
 }
+
+/// With the data keys in the main database (the default of `sail serve`), a
+/// new user's data key is stored with it (on PostgreSQL by the same
+/// statement), the values sealed under it open with the key the store
+/// holds, and a refused repeat leaves no key without a user.
+#[tokio::test]
+async fn a_new_user_and_its_data_key_are_stored_together() {
+    use core_grpc::error::CoreError;
+    use core_grpc::platform::crypto::Keyring;
+    use core_grpc::platform::{db, vault::Vault};
+    use core_grpc::services::{admin, operator_audit::Operator, users};
+    use sea_orm::{EntityTrait, PaginatorTrait};
+
+    let test_db = crate::helpers::TestDb::create().await;
+    let mut pool = db::connect(&test_db.url).await.unwrap();
+    migration::apply(&pool).await.unwrap();
+    let partner = admin::create_partner(&pool, &Operator::parse("sail-tests").unwrap(), "P").await.unwrap();
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = sent.clone();
+    pool.set_metric_callback(move |_| {
+        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    });
+    let ring = Keyring::ephemeral();
+    let writer = Vault::in_main_database(ring.clone());
+    let new = users::NewUser {
+        external_user_id: "together-1".into(),
+        email: None,
+        first_name: Some("Ada".into()),
+        last_name: None,
+        phone: None,
+        address: users::Address::default(),
+    };
+    let created = users::create_user(&pool, &writer, &partner.id, new.clone()).await.unwrap();
+    let statements = if test_db.is_postgres() { 1 } else { 2 };
+    assert_eq!(sent.load(std::sync::atomic::Ordering::SeqCst), statements, "statements a new user takes");
+    assert_ne!(created.first_name.as_deref(), Some("Ada"), "the name is stored sealed");
+    let key = entities::user_data_key::Entity::find_by_id(created.id.clone()).one(&pool).await.unwrap();
+    assert_eq!(key.map(|k| k.partner_id), Some(partner.id.clone()));
+    // A vault that has opened nothing reads the key from the store.
+    let reader = Vault::in_main_database(ring);
+    let stored = entities::user::Entity::find_by_id(created.id.clone()).one(&pool).await.unwrap().unwrap();
+    let sealer = reader.sealer(&pool, &created.id).await.unwrap();
+    assert_eq!(users::profile(&sealer, &stored).unwrap().first_name.as_deref(), Some("Ada"));
+
+    let repeated = users::create_user(&pool, &writer, &partner.id, new).await;
+    assert!(matches!(repeated, Err(CoreError::UserAlreadyExists)), "{repeated:?}");
+    assert_eq!(entities::user::Entity::find().count(&pool).await.unwrap(), 1);
+    assert_eq!(entities::user_data_key::Entity::find().count(&pool).await.unwrap(), 1, "no key without its user");
+}

@@ -35,6 +35,14 @@ const OPENED_KEYS: usize = 16_384;
 /// most; its rows are gone from the database at once.
 const OPENED_FOR: Duration = Duration::from_secs(60);
 
+/// A new user's data key, made but not yet in the store.
+pub struct UnstoredKey {
+    user_id: String,
+    key: Arc<UserKey>,
+    /// The row that stores it.
+    pub row: user_data_key::ActiveModel,
+}
+
 /// The service keyring, where the data keys are, and those recently opened.
 pub struct Vault {
     ring: Arc<Keyring>,
@@ -171,6 +179,31 @@ impl Vault {
             }
             Err(err) => Err(err.into()),
         }
+    }
+
+    /// A data key made for a user whose id was made just now, not yet
+    /// stored: for a caller that stores it in the same statement as the
+    /// user (only possible with the keys in the main database), then hands
+    /// it back with [`Vault::remember`].
+    pub fn unstored_key_for_new_user(&self, partner_id: &str, user_id: &str) -> UnstoredKey {
+        let (key, bytes) = UserKey::generate();
+        let row = user_data_key::ActiveModel {
+            user_id: Set(user_id.to_string()),
+            partner_id: Set(partner_id.to_string()),
+            sealed_key: Set(self.ring.seal_user_key(user_id, &bytes)),
+            created_at: Set(time::now()),
+        };
+        UnstoredKey { user_id: user_id.to_string(), key: Arc::new(key), row }
+    }
+
+    /// A sealer under a key made by [`Vault::unstored_key_for_new_user`].
+    pub fn sealer_with(&self, unstored: &UnstoredKey) -> Sealer<'_> {
+        Sealer::new(&self.ring, Some(unstored.key.clone()))
+    }
+
+    /// Keeps a key the caller has stored opened, as if read from the store.
+    pub fn remember(&self, stored: UnstoredKey) {
+        self.opened.insert(stored.user_id, stored.key);
     }
 
     /// Destroys the user's data key: nothing sealed under it opens again.

@@ -5,12 +5,12 @@
 //! ([`require_active`]), and its syncs wait until it is active again.
 
 use entities::enums::{ConnectionStatus, ConnectionType, JobKind};
-use entities::{connection, user};
+use entities::{connection, user, user_data_key};
 use sail_api::pb;
-use sea_orm::SqlErr;
+use sea_orm::sea_query::{Alias, CommonTableExpression, OnConflict, WithClause};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DerivePartialModel, EntityTrait, QueryFilter, QueryOrder, Select,
-    Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DerivePartialModel, EntityTrait, FromQueryResult,
+    QueryFilter, QueryOrder, QueryTrait, Select, Set, SqlErr,
 };
 
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
@@ -291,7 +291,18 @@ pub async fn create_user(
     if keyring.rotating() && find_by_external_id(db, keyring, partner_id, &new.external_user_id).await?.is_some() {
         return Err(CoreError::UserAlreadyExists);
     }
-    let sealer = vault.sealer_for_new_user(db, partner_id, &id).await?;
+    // On PostgreSQL, with the keys in the main database, the user and its
+    // data key are stored by one statement: one round trip and one commit
+    // instead of two, and never a key without its user. SQLite cannot
+    // write inside a `WITH`; a separate key store is another database.
+    let together = db.get_database_backend() == DatabaseBackend::Postgres && !vault.is_separate();
+    let (unstored, sealer) = if together {
+        let unstored = vault.unstored_key_for_new_user(partner_id, &id);
+        let sealer = vault.sealer_with(&unstored);
+        (Some(unstored), sealer)
+    } else {
+        (None, vault.sealer_for_new_user(db, partner_id, &id).await?)
+    };
     let seal = |column, value: Option<&str>| sealer.seal_opt(column, &id, value);
     let model = user::ActiveModel {
         id: Set(id.clone()),
@@ -311,7 +322,16 @@ pub async fn create_user(
         created_at: Set(now),
         updated_at: Set(now),
     };
-    let inserted = model.insert(db).await;
+    let inserted = match unstored {
+        Some(unstored) => {
+            let inserted = insert_with_key(db, model, unstored.row.clone()).await;
+            if inserted.is_ok() {
+                vault.remember(unstored);
+            }
+            return inserted;
+        }
+        None => model.insert(db).await,
+    };
     if inserted.is_err() {
         // No user holds the key just made: it goes too (a failure here
         // leaves a key nothing is sealed under, which nothing reads).
@@ -319,6 +339,32 @@ pub async fn create_user(
     }
     match inserted {
         Ok(user) => Ok(user),
+        Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
+            Err(CoreError::UserAlreadyExists)
+        }
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Stores a new user and its data key in one PostgreSQL statement (the key
+/// inserted by a data-modifying `WITH`), so either both are stored or
+/// neither is.
+async fn insert_with_key(
+    db: &impl ConnectionTrait,
+    user: user::ActiveModel,
+    key: user_data_key::ActiveModel,
+) -> Result<user::Model, CoreError> {
+    let key_insert = user_data_key::Entity::insert(key)
+        .on_conflict(OnConflict::column(user_data_key::Column::UserId).do_nothing().to_owned())
+        .into_query();
+    let mut new_key = CommonTableExpression::new();
+    new_key.query(key_insert).table_name(Alias::new("new_data_key"));
+    let mut user_insert = user::Entity::insert(user).into_query();
+    user_insert.with_cte(WithClause::new().cte(new_key).to_owned()).returning_all();
+    let statement = db.get_database_backend().build(&user_insert);
+    match user::Model::find_by_statement(statement).one(db).await {
+        Ok(Some(user)) => Ok(user),
+        Ok(None) => Err(CoreError::Internal("a new user was not returned by its insert".into())),
         Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
             Err(CoreError::UserAlreadyExists)
         }
