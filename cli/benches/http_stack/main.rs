@@ -131,6 +131,7 @@ fn loads(fixture: &server::Fixture) -> Vec<(&'static str, Load)> {
 fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> anyhow::Result<Vec<Line>> {
     let serve = SailServe::start(database, &work.join(database.name()), run)?;
     let fixture = serve.fixture()?;
+    database.analyze(&format!("sail_bench_{run}"))?;
     let wrk = Wrk::new(work, &serve.key, 16)?;
     let duration = Duration::from_secs(settings.seconds);
     let mut lines = Vec::new();
@@ -181,6 +182,7 @@ fn measure(settings: &Settings, database: &Database, work: &Path, run: &str) -> 
 fn soak(settings: &Settings, database: &Database, work: &Path, run: &str) -> anyhow::Result<Soak> {
     let serve = SailServe::start(database, &work.join(format!("soak-{}", database.name())), &format!("{run}_soak"))?;
     let fixture = serve.fixture()?;
+    database.analyze(&format!("sail_bench_{run}_soak"))?;
     let rss_idle_kib = serve.rss_kib()?;
     let wrk = Wrk::new(work, &serve.key, 16)?;
     let load = Load::Mixed { user_path: fixture.user_path.clone(), push_path: fixture.push_path.clone() };

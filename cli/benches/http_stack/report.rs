@@ -22,7 +22,9 @@ pub fn section(settings: &Settings, lines: &[Line], soak: &Soak) -> anyhow::Resu
         "Written by `cargo bench -p sail --bench http_stack` (this section and \
          the charts are replaced on every run; do not edit them by hand). \
          Release build of `sail serve`, the gateway calling its core in process, \
-         on a fresh database, rate limits off. For every request type, a bare \
+         on a fresh database, rate limits off; on PostgreSQL the fixtures' \
+         tables are analyzed before any load, as autovacuum would have done \
+         (this machine's server runs with it off). For every request type, a bare \
          axum server (a process of its own, `cli/benches/http_stack/bare.rs`) \
          answering the same request with the same status and JSON body from \
          memory, and Sail, in {} alternating rounds: the ceiling, then Sail, \

@@ -46,6 +46,23 @@ impl Database {
         }
     }
 
+    /// Gives the planner statistics of the fixtures' tables, as a
+    /// production server's autovacuum does within a minute of such a load
+    /// (the PostgreSQL of this machine's CI runs with autovacuum off).
+    /// Without them every prepared statement is planned anew at each
+    /// execution, a cost production does not pay (docs/benchmarks.md).
+    pub fn analyze(&self, database_name: &str) -> anyhow::Result<()> {
+        if let Database::Postgres { server } = self {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            rt.block_on(async {
+                let db = sea_orm::Database::connect(format!("{server}/{database_name}")).await?;
+                sea_orm::ConnectionTrait::execute_unprepared(&db, "ANALYZE").await?;
+                db.close().await
+            })?;
+        }
+        Ok(())
+    }
+
     /// Drops the PostgreSQL database this run made (SQLite files go with
     /// the run's directory).
     pub fn drop_databases(&self, run: &str) {
