@@ -215,7 +215,7 @@ impl Expenses for TransactionsService {
         let caller = accept(&request)?;
         let req = request.into_inner();
         let found = expenses::get_expense(&self.core.db, &caller.partner_id, &req.user_id, &req.expense_id).await?;
-        let mut rendered = expenses_to_pb(&self.core, vec![found.into()]).await?;
+        let mut rendered = expenses_to_pb(&self.core, vec![found]).await?;
         rendered.pop().map(Response::new).ok_or_else(|| crate::CoreError::Internal("an expense vanished".into()).into())
     }
 }

@@ -80,7 +80,7 @@ impl Identity for UserTokensService {
             .into_iter()
             .map(|t| {
                 let of_this = receipts.remove(&t.expense_id).unwrap_or_default();
-                expense_to_pb(t.into(), of_this.into_iter().map(receipt_to_pb).collect::<Result<_, _>>()?)
+                expense_to_pb(t, of_this.into_iter().map(receipt_to_pb).collect::<Result<_, _>>()?)
             })
             .collect::<Result<Vec<_>, CoreError>>()?;
         let account_models: Vec<_> = found.accounts.iter().map(|view| view.account.clone()).collect();

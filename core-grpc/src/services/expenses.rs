@@ -355,8 +355,8 @@ pub struct ExpenseView {
     pub adjudicated_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-    /// An index probe per row of the page (`receipts_expense`), evaluated
-    /// only for the rows the page returns.
+    /// An index probe per row read (`receipts_expense`); in a page,
+    /// evaluated only for the rows the page returns.
     #[sea_orm(from_expr = "sea_orm::sea_query::Expr::cust(HAS_RECEIPTS)")]
     pub has_receipts: bool,
 }
@@ -364,38 +364,6 @@ pub struct ExpenseView {
 /// Whether a transaction row's expense has a receipt, as SQL both
 /// databases read (PostgreSQL answers a boolean, SQLite 0 or 1).
 const HAS_RECEIPTS: &str = "EXISTS (SELECT 1 FROM receipts WHERE receipts.expense_id = transactions.expense_id)";
-
-impl From<transaction::Model> for ExpenseView {
-    /// A full row read for another purpose, which did not ask about
-    /// receipts: they are looked up.
-    fn from(t: transaction::Model) -> Self {
-        ExpenseView {
-            id: t.id,
-            user_id: t.user_id,
-            connection_id: t.connection_id,
-            external_transaction_id: t.external_transaction_id,
-            date: t.date,
-            amount_minor: t.amount_minor,
-            currency: t.currency,
-            description: t.description,
-            expense_id: t.expense_id,
-            status: t.status,
-            category: t.category,
-            reason_code: t.reason_code,
-            reason_message: t.reason_message,
-            rule: t.rule,
-            merchant_id: t.merchant_id,
-            merchant_display_name: t.merchant_display_name,
-            eligible_amount_minor: t.eligible_amount_minor,
-            item_results_json: t.item_results_json,
-            evidence_json: t.evidence_json,
-            adjudicated_at: t.adjudicated_at,
-            created_at: t.created_at,
-            updated_at: t.updated_at,
-            has_receipts: true,
-        }
-    }
-}
 
 /// A page of a user's expenses, newest purchase first, and the total.
 ///
@@ -453,7 +421,7 @@ pub async fn get_expense(
     partner_id: &str,
     user_id: &str,
     expense_id: &str,
-) -> Result<transaction::Model, CoreError> {
+) -> Result<ExpenseView, CoreError> {
     let user = users::get_user(db, partner_id, user_id).await?;
     let not_found = || CoreError::not_found("expense", "expense_id", expense_id);
     let id = parse_id(IdKind::Expense, expense_id).ok_or_else(not_found)?;
@@ -461,6 +429,7 @@ pub async fn get_expense(
         .filter(transaction::Column::ExpenseId.eq(id))
         .filter(transaction::Column::UserId.eq(user.id))
         .filter(transaction::Column::PartnerId.eq(partner_id))
+        .into_partial_model::<ExpenseView>()
         .one(db)
         .await?
         .ok_or_else(not_found)

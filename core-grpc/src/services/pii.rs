@@ -167,7 +167,7 @@ pub struct UserExport {
     pub accounts: Vec<accounts::AccountView>,
     pub numbers: Vec<MaskedNumbers>,
     /// Newest purchase first.
-    pub expenses: Vec<entities::transaction::Model>,
+    pub expenses: Vec<crate::services::expenses::ExpenseView>,
     /// The receipts of those expenses, by expense id.
     pub receipts: std::collections::HashMap<String, Vec<entities::receipt::Model>>,
 }
@@ -225,10 +225,11 @@ pub async fn export_user(
         .filter(transaction::Column::PartnerId.eq(reader.partner_id))
         .order_by_desc(transaction::Column::Date)
         .order_by_desc(transaction::Column::Id)
+        .into_partial_model::<crate::services::expenses::ExpenseView>()
         .all(&*txn)
         .await?;
     let mut receipts = std::collections::HashMap::new();
-    let expense_ids: Vec<String> = expenses.iter().map(|t| t.expense_id.clone()).collect();
+    let expense_ids: Vec<String> = expenses.iter().filter(|t| t.has_receipts).map(|t| t.expense_id.clone()).collect();
     // A bounded number of ids per query, however many expenses there are.
     for ids in expense_ids.chunks(500) {
         receipts.extend(crate::services::receipts::receipts_of(&*txn, ids).await?);
