@@ -152,14 +152,8 @@ impl Vault {
         user_id: &str,
     ) -> Result<Sealer<'_>, CoreError> {
         let ring = &*self.ring;
-        let (key, bytes) = UserKey::generate();
-        let row = user_data_key::ActiveModel {
-            user_id: Set(user_id.to_string()),
-            partner_id: Set(partner_id.to_string()),
-            sealed_key: Set(ring.seal_user_key(user_id, &bytes)),
-            created_at: Set(time::now()),
-        };
-        let insert = user_data_key::Entity::insert(row)
+        let unstored = self.unstored_key_for_new_user(partner_id, user_id);
+        let insert = user_data_key::Entity::insert(unstored.row.clone())
             .on_conflict(OnConflict::column(user_data_key::Column::UserId).do_nothing().to_owned());
         let inserted = match &self.store {
             Some(store) => insert.exec_without_returning(store).await,
@@ -167,9 +161,9 @@ impl Vault {
         };
         match inserted {
             Ok(1) => {
-                let key = Arc::new(key);
-                self.opened.insert(user_id.to_string(), key.clone());
-                Ok(Sealer::new(ring, Some(key)))
+                let sealer = self.sealer_with(&unstored);
+                self.remember(unstored);
+                Ok(sealer)
             }
             // Another writer stored one first: use that one.
             Ok(_) | Err(DbErr::RecordNotInserted) => {

@@ -9,8 +9,8 @@ use entities::{connection, user, user_data_key};
 use sail_api::pb;
 use sea_orm::sea_query::{Alias, CommonTableExpression, OnConflict, WithClause};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DerivePartialModel, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QueryTrait, Select, Set, SqlErr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseBackend, DbErr, DerivePartialModel, EntityTrait,
+    FromQueryResult, QueryFilter, QueryOrder, QueryTrait, Select, Set, SqlErr,
 };
 
 use crate::domain::{CountryCode, Email, IdKind, Page, Phone, new_id, parse_id, time};
@@ -322,20 +322,19 @@ pub async fn create_user(
         created_at: Set(now),
         updated_at: Set(now),
     };
-    let inserted = match unstored {
-        Some(unstored) => {
-            let inserted = insert_with_key(db, model, unstored.row.clone()).await;
-            if inserted.is_ok() {
-                vault.remember(unstored);
-            }
-            return inserted;
-        }
+    let inserted = match &unstored {
+        Some(unstored) => insert_with_key(db, model, unstored.row.clone()).await,
         None => model.insert(db).await,
     };
-    if inserted.is_err() {
-        // No user holds the key just made: it goes too (a failure here
-        // leaves a key nothing is sealed under, which nothing reads).
-        let _ = vault.destroy(db, &id).await;
+    match (&inserted, unstored) {
+        (Ok(_), Some(stored)) => vault.remember(stored),
+        // No user holds the key stored just before: it goes too (a failure
+        // here leaves a key nothing is sealed under, which nothing reads).
+        (Err(_), None) => {
+            let _ = vault.destroy(db, &id).await;
+        }
+        // Stored together, a refused user left no key.
+        (Ok(_), None) | (Err(_), Some(_)) => {}
     }
     match inserted {
         Ok(user) => Ok(user),
@@ -353,7 +352,7 @@ async fn insert_with_key(
     db: &impl ConnectionTrait,
     user: user::ActiveModel,
     key: user_data_key::ActiveModel,
-) -> Result<user::Model, CoreError> {
+) -> Result<user::Model, DbErr> {
     let key_insert = user_data_key::Entity::insert(key)
         .on_conflict(OnConflict::column(user_data_key::Column::UserId).do_nothing().to_owned())
         .into_query();
@@ -362,14 +361,7 @@ async fn insert_with_key(
     let mut user_insert = user::Entity::insert(user).into_query();
     user_insert.with_cte(WithClause::new().cte(new_key).to_owned()).returning_all();
     let statement = db.get_database_backend().build(&user_insert);
-    match user::Model::find_by_statement(statement).one(db).await {
-        Ok(Some(user)) => Ok(user),
-        Ok(None) => Err(CoreError::Internal("a new user was not returned by its insert".into())),
-        Err(err) if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
-            Err(CoreError::UserAlreadyExists)
-        }
-        Err(err) => Err(err.into()),
-    }
+    user::Model::find_by_statement(statement).one(db).await?.ok_or(DbErr::RecordNotInserted)
 }
 
 /// The blind index of a partner's external user id, under the current key.
