@@ -172,6 +172,8 @@ pub struct Facts<'a> {
     pub specialty: Option<MedicalWord<'a>>,
     /// The most decisive evidence of non-medical use.
     pub non_medical: Option<NonMedicalWord<'a>>,
+    /// The first word naming a field of care (`RHEUMATOLOGY`, `KIDNEY`).
+    pub care_field: Option<&'a str>,
 }
 
 impl<'a> Facts<'a> {
@@ -189,6 +191,7 @@ impl<'a> Facts<'a> {
         self.insurer = first(Signal::Insurer);
         self.pharmacy = first(Signal::Pharmacy);
         self.store = first(Signal::Store);
+        self.care_field = first(Signal::CareField);
         let medical: Vec<MedicalWord<'a>> = found
             .iter()
             .filter_map(|(s, w)| match s {

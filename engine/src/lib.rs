@@ -94,6 +94,11 @@ struct Vocabulary {
     phrase_keywords: Vec<usize>,
     /// Word (or truncation) → index into KEYWORDS.
     words: HashMap<String, usize>,
+    /// Single words naming a field of care (and their truncations) →
+    /// index into KEYWORDS: looked up beside `words`, so that a word that
+    /// is also another kind of keyword (`CANCER`, a generic medical word)
+    /// is both.
+    field_words: HashMap<String, usize>,
     /// A keyword whose last word is cut to five letters or more, as the
     /// card network left it at the end of the name (`BEHAVIORAL HOSPI`,
     /// `SKILLED NURSI`) → index into KEYWORDS; `None` where two keywords
@@ -148,10 +153,13 @@ impl Vocabulary {
         let mut words = HashMap::new();
         let mut phrases = Vec::new();
         let mut phrase_keywords = Vec::new();
-        for (index, (keyword, _)) in keywords.iter().enumerate() {
+        let mut field_words = HashMap::new();
+        for (index, (keyword, signal)) in keywords.iter().enumerate() {
             if keyword.contains(' ') {
                 phrases.push(keyword.to_string());
                 phrase_keywords.push(index);
+            } else if *signal == Signal::CareField {
+                field_words.entry(keyword.to_string()).or_insert(index);
             } else {
                 words.entry(keyword.to_string()).or_insert(index);
             }
@@ -160,19 +168,20 @@ impl Vocabulary {
         // or of non-medical use are cut: brand names (insurers, dispensaries)
         // are matched whole.
         for (index, (keyword, signal)) in keywords.iter().enumerate() {
-            let truncatable = matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_));
+            let truncatable = matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_) | Signal::CareField);
             if truncatable && !keyword.contains(' ') && keyword.len() >= MIN_TRUNCATABLE {
+                let into = if *signal == Signal::CareField { &mut field_words } else { &mut words };
                 for end in MIN_TRUNCATION..keyword.len() {
                     let prefix = &keyword[..end];
                     if !NOT_TRUNCATIONS.contains(&prefix) {
-                        words.entry(prefix.to_string()).or_insert(index);
+                        into.entry(prefix.to_string()).or_insert(index);
                     }
                 }
             }
         }
         let mut cut_at_end: HashMap<String, Option<usize>> = HashMap::new();
         for (index, (keyword, signal)) in keywords.iter().enumerate() {
-            if !matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_)) {
+            if !matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_) | Signal::CareField) {
                 continue;
             }
             let (head, last) = keyword.rsplit_once(' ').map_or(("", keyword.as_str()), |(h, l)| (h, l));
@@ -200,7 +209,15 @@ impl Vocabulary {
             })
             .map(|(index, (keyword, _))| (keyword.clone(), index))
             .collect();
-        Ok(Vocabulary { keywords, phrases: Matcher::new(&phrases)?, phrase_keywords, words, cut_at_end, glued_heads })
+        Ok(Vocabulary {
+            keywords,
+            phrases: Matcher::new(&phrases)?,
+            phrase_keywords,
+            words,
+            field_words,
+            cut_at_end,
+            glued_heads,
+        })
     }
 
     /// Where the name may end in `words`: its last word, or, behind a city
@@ -233,7 +250,8 @@ impl Vocabulary {
                 let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
                 (MIN_GLUED_HEAD..=longest).rev().find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
             });
-            found.extend(index.map(|&i| (self.keywords[i].1, at)));
+            found.extend(index.map(|&i| (self.keywords[i].1, at.clone())));
+            found.extend(self.field_words.get(word).map(|&i| (self.keywords[i].1, at)));
         }
         // A medical word inside a phrase of non-medical use is part of that
         // phrase (`DENTAL` in `COSMETIC DENTAL`), not evidence of its own.
@@ -247,7 +265,9 @@ impl Vocabulary {
                 || !phrases_against.iter().any(|outer| outer.start <= at.start && at.end <= outer.end)
         });
         let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
-        if found.is_empty() {
+        // A field of care is read only beside the codes that need one: it
+        // does not keep a medical word cut short from being looked for.
+        if found.iter().all(|(signal, _)| *signal == Signal::CareField) {
             found.extend(self.cut_at_end(text, |_| true));
         } else if !found.iter().any(|(signal, _)| warns_of_cosmetic_care(*signal)) {
             // Beside a medical word, a cut word of cosmetic or conditional

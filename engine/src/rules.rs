@@ -377,10 +377,31 @@ fn mcc_ineligible(f: &Facts<'_>) -> Option<Verdict> {
     )
 }
 
+/// Category codes of physicians (not elsewhere classified) and of medical
+/// and dental laboratories: what hormone, "vitality", weight-loss,
+/// cosmetic-surgery and elective-scan practices charge under too, each
+/// named by words no list keeps up with (`LOW T CENTER`, `TUMMY TUCK`,
+/// `WHOLE BODY SCAN`). Under them a purchase is `eligible` only when its
+/// name also says what care: a medical word, or a field of care.
+pub const ELECTIVE_PRACTICE_CODES: [&str; 2] = ["8011", "8071"];
+
 /// Medical category codes, and unlisted codes of the health-services
-/// range; the broad ones need a medical word too.
+/// range; the broad ones need a medical word too, and the codes that
+/// elective practices share need a medical word or a field of care.
 fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
     let code = f.code.filter(|c| c.listed_as(Outcome::Eligible).is_some() || c.is_unlisted_health_code())?;
+    if ELECTIVE_PRACTICE_CODES.contains(&code.code) && f.specialty.is_none() && f.care_field.is_none() {
+        return verdict(
+            Outcome::NeedsReview,
+            code.category(),
+            "broad_medical_category",
+            format!(
+                "{} is also what elective and cosmetic practices charge under, and the name says no field of care; a receipt decides.",
+                code.label()
+            ),
+            [Some(code.evidence(code.category()))],
+        );
+    }
     if code.is_broad() && f.medical.is_none() {
         return verdict(
             Outcome::NeedsReview,
@@ -395,12 +416,15 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
     }
     let category =
         if code.is_broad() { f.medical.map(|m| m.category).unwrap_or("medical_services") } else { code.category() };
+    // Under a code that needed it, the field of care is evidence too when
+    // no medical word stands for it.
+    let field = f.care_field.filter(|_| f.medical.is_none()).map(|word| keyword(word, code.category()));
     verdict(
         Outcome::Eligible,
         category,
         "medical_category",
         format!("{} is a health-care merchant category: medical care under IRS Publication 502.", code.label()),
-        [Some(code.evidence(code.category())), medical_evidence(f.medical)],
+        [Some(code.evidence(code.category())), medical_evidence(f.medical), field],
     )
 }
 
@@ -680,6 +704,30 @@ mod tests {
         assert!(v.message.starts_with("Its category code (8011)"), "{}", v.message);
         let cafe = Facts { non_medical: against(NonMedical::Dining, "CAFE"), ..facts() };
         assert_eq!(decided(non_medical_words(&cafe)), (Outcome::Ineligible, "non_medical_merchant"));
+    }
+
+    #[test]
+    fn a_physicians_or_laboratories_code_needs_a_field_of_care_beside_it() {
+        for elective in ELECTIVE_PRACTICE_CODES {
+            let bare = Facts { code: code(elective, Some(Outcome::Eligible)), ..facts() };
+            assert_eq!(decided(mcc_medical(&bare)), (REVIEW, "broad_medical_category"), "{elective}");
+            // A word that only says doctor or clinic repeats the code.
+            let clinic = Facts { medical: Some(GENERIC), ..bare.clone() };
+            assert_eq!(decided(mcc_medical(&clinic)), (REVIEW, "broad_medical_category"), "{elective}");
+            let specialty = Facts { medical: Some(SPECIALTY), specialty: Some(SPECIALTY), ..bare.clone() };
+            assert_eq!(decided(mcc_medical(&specialty)), (Outcome::Eligible, "medical_category"), "{elective}");
+            let field = Facts { care_field: Some("RHEUMATOLOGY"), ..bare.clone() };
+            let v = mcc_medical(&field).unwrap();
+            assert_eq!((v.outcome, v.code), (Outcome::Eligible, "medical_category"), "{elective}");
+            assert!(v.evidence.iter().any(|e| e.value == "RHEUMATOLOGY"), "{:?}", v.evidence);
+        }
+        // Any other medical code decides alone, as before.
+        let dentist = Facts { code: code("8021", Some(Outcome::Eligible)), ..facts() };
+        assert_eq!(decided(mcc_medical(&dentist)), (Outcome::Eligible, "medical_category"));
+        // A field of care is read by no other rule: with no code it makes
+        // no provider.
+        let no_code = Facts { care_field: Some("HEART"), ..facts() };
+        assert_eq!(provider_keyword(&no_code), None);
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! specialty, or a generic word such as CLINIC), and evidence of non-medical
 //! use (pets, food, lodging and parking, cosmetics, fitness, services) that
 //! outweighs a medical word. Fuel, cannabis, insurers and pharmacies are their
-//! own kinds. The keywords are data (`data/lexicon/descriptor_signals.csv`),
-//! each with its source: a file of the reference data, the development
-//! sets, or the team's reading of IRS Publication 502.
+//! own kinds, and so is a field of care (a specialty, an organ) that a
+//! physicians' or laboratories' code needs beside it. The keywords are data
+//! (`data/lexicon/descriptor_signals.csv`, and the fields of care WordNet
+//! names in `data/lexicon/generated/fields_of_care.csv`), each with its
+//! source: a file of the reference data, the development sets, WordNet, or
+//! the team's reading of IRS Publication 502.
 //!
 //! Every keyword is a whole word or phrase: HOSPITAL is not found in
 //! HOSPITALITY nor CLINIC in CLINIQUE. Card networks cut merchant names at 20
@@ -105,7 +108,18 @@ pub enum Signal {
         specialty: bool,
     },
     NonMedical(NonMedical),
+    /// A field of care a practice is named for (RHEUMATOLOGY, KIDNEY,
+    /// NEPHROLOGIST): what the codes of physicians and of laboratories,
+    /// which elective and cosmetic practices charge under too, need beside
+    /// them (`rules::mcc_medical`). Read by no other rule.
+    CareField,
 }
+
+/// The fields of care extracted from WordNet by `scripts/build_lexicon.py`
+/// (the specialties of medicine, their physicians, the internal organs and
+/// the joints), read as [`Signal::CareField`] keywords beside the ones
+/// `descriptor_signals.csv` names with the signal `field`.
+pub const FIELDS_OF_CARE_CSV: &str = include_str!("../../data/lexicon/generated/fields_of_care.csv");
 
 /// The descriptor keywords, as data (`data/lexicon/descriptor_signals.csv`:
 /// keyword, signal, category, and the source each rests on: a file of the
@@ -141,6 +155,19 @@ fn load() -> Result<Vec<(String, Signal)>, String> {
     if rows.is_empty() {
         return Err("no rows".into());
     }
+    let fields = csv::Reader::from_reader(FIELDS_OF_CARE_CSV.as_bytes())
+        .deserialize::<FieldRow>()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|err| format!("data/lexicon/generated/fields_of_care.csv: {err}"))?;
+    if fields.is_empty() {
+        return Err("data/lexicon/generated/fields_of_care.csv: no rows".into());
+    }
+    let fields = fields.into_iter().map(|row| {
+        if row.source.trim().is_empty() {
+            return Err(format!("'{}' names no source", row.term));
+        }
+        Ok((row.term, Signal::CareField))
+    });
     rows.into_iter()
         .map(|row| {
             if row.source.trim().is_empty() {
@@ -161,6 +188,7 @@ fn load() -> Result<Vec<(String, Signal)>, String> {
                 "store" => Signal::Store,
                 "specialty" => medical(true)?,
                 "generic" => medical(false)?,
+                "field" => Signal::CareField,
                 "non_medical" => Signal::NonMedical(NonMedical::parse(&row.category).ok_or_else(|| {
                     format!("'{}' has non-medical kind '{}', which is not one", row.keyword, row.category)
                 })?),
@@ -168,7 +196,15 @@ fn load() -> Result<Vec<(String, Signal)>, String> {
             };
             Ok((row.keyword, signal))
         })
+        .chain(fields)
         .collect()
+}
+
+/// A row of `data/lexicon/generated/fields_of_care.csv`.
+#[derive(serde::Deserialize)]
+struct FieldRow {
+    term: String,
+    source: String,
 }
 
 impl NonMedical {
@@ -191,5 +227,25 @@ impl NonMedical {
             "cosmetic_hint" => NonMedical::CosmeticHint,
             _ => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_of_care_come_from_wordnet_and_from_the_development_data() {
+        let keywords = keywords().unwrap();
+        let field = |word: &str| keywords.iter().any(|(k, s)| k == word && *s == Signal::CareField);
+        // Extracted from WordNet by scripts/build_lexicon.py.
+        assert!(field("RHEUMATOLOGY") && field("NEPHROLOGY") && field("KIDNEY") && field("KNEE"));
+        // Written from the development sets, in descriptor_signals.csv.
+        assert!(field("WOMENS") && field("CLINICAL LAB"));
+        // What WordNet files under the same roots but also names cosmetic
+        // work, or only a title, is left out.
+        assert!(!field("TUMMY") && !field("PLASTIC SURGEON") && !field("DOCTOR") && !field("MEDICINE"));
+        let fields = keywords.iter().filter(|(_, s)| *s == Signal::CareField).count();
+        assert!(fields > 250, "{fields} fields of care");
     }
 }

@@ -253,6 +253,26 @@ fn non_medical_evidence_outweighs_a_generic_medical_word_and_a_code() {
 }
 
 #[test]
+fn physicians_and_laboratories_codes_need_a_field_of_care() {
+    // Fields of care from WordNet (docs/adjudication.md), whole or cut short
+    // by the card network, and from the development data.
+    assert_eq!(card("SUNRISE RHEUMATOLOGY", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("POS DEBIT 0101 SUNRISE NEPHROLOG DAYTON OH", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE KIDNEY ASSOCIATES", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE WOMENS HEALTH", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE CLINICAL LAB", Some("8071")).outcome, Outcome::Eligible);
+    // A name that says no more than the code does is a review.
+    for (name, code) in [("SUNRISE CENTER", "8011"), ("SUNRISE CLINIC", "8011"), ("SUNRISE BODY", "8071")] {
+        let a = card(name, Some(code));
+        assert_eq!((a.outcome, a.reason.code), (Outcome::NeedsReview, "broad_medical_category"), "{name}");
+    }
+    // The WordNet list leaves out what also names cosmetic work.
+    assert_eq!(card("SUNRISE TUMMY STUDIO", Some("8011")).outcome, Outcome::NeedsReview);
+    // A field word is no medical word elsewhere: a bakery stays a bakery.
+    assert_ne!(card("SWEET HEART BAKERY", None).outcome, Outcome::Eligible);
+}
+
+#[test]
 fn a_conflict_is_a_review_that_names_both_sides() {
     let garage = card("PARKING ST ELSEWHERE HOSPITAL", None);
     assert_eq!((garage.outcome, garage.reason.code), (Outcome::NeedsReview, "conflicting_evidence"));

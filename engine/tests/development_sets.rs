@@ -21,8 +21,10 @@ fn purchases_of_the_first_pair() {
     let measure = measure_purchases(&engine, &rows);
     println!("{}", measure.report("first pair, purchases"));
     assert!(measure.false_eligible.is_empty(), "false eligible: {:#?}", measure.false_eligible);
-    // A regression guard on development data (95.2% and 99.8% when set).
-    assert!(measure.labelled_share() >= 0.93 && measure.acceptable_share() >= 0.98, "below the development floor");
+    // A regression guard on development data (95.2% and 99.8% when set;
+    // since the thirteenth round, physicians' groups named by no field of
+    // care, such as `TEAM HEALTH PHYSICIANS`, are reviews: 92% exact then).
+    assert!(measure.labelled_share() >= 0.915 && measure.acceptable_share() >= 0.98, "below the development floor");
 }
 
 #[test]

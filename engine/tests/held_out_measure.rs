@@ -367,17 +367,18 @@ measured_pair!(twelfth_pair_purchases, twelfth_pair_receipt_lines, "held_out_202
 /// the labels do not allow (cotton pads, isopropyl alcohol in Spanish,
 /// homeopathic teething tablets, prenatal gummies, orthotic insoles).
 /// Every target missed but none by more than five points.
+///
+/// Held since the thirteenth round (docs/held-out-2026-11-28-n.md) to what
+/// its rule left: the physicians' and laboratories' codes need a field of
+/// care beside them, which made six of the nine false `eligible`s reviews
+/// and physicians named only by a person's name reviews too (acceptable,
+/// no longer exact): 80.7% exact, 96.1% acceptable, three false
+/// `eligible`s.
 const THIRTEENTH_PAIR: Run = Run {
-    exact: 0.83,
-    acceptable: 0.945,
+    exact: 0.805,
+    acceptable: 0.96,
     false_eligible: &[
-        "BASFORD SKIN SURGERY",
-        "POS DEBIT 0904 TALKE TUMMY TUCK AUSTIN TX",
-        "PURCHASE AUTHORIZED ON 09/15 TREWALCHMAI CDL PHYSIC S150208146 CARD 1505",
-        "POS DEBIT 1007 TRECASTELL WHOLE BODY  TAMPA FL",
         "POS DEBIT 0610 LLANWRTYD REVIVE CLINI TULSA OK",
-        "PURCHASE AUTHORIZED ON 04/12 ABERGWESYN LOW T CENTE S741279632 CARD 8520",
-        "LLANGAMMARCH HRT CLINIC",
         "LLANFIHANGEL DENTAL L",
         "BLEDDFA DIABETIC FOO #9829",
     ],
