@@ -256,10 +256,26 @@ pub fn measure_purchases(engine: &crate::Engine, rows: &[LabelledPurchase]) -> M
 /// `ineligible`.
 pub fn measure_lines(engine: &crate::Engine, rows: &[LabelledLine]) -> Measure {
     let mut measure = Measure::default();
-    for row in rows {
+    // Each line as its own receipt parses it; each retailer's lines
+    // together are read as that retailer's receipt, as the receipts path
+    // reads them (`receipts::classify_lines`: a store's prefix is set
+    // aside).
+    let parsed: Vec<Option<crate::receipts::ParsedLine>> = rows
+        .iter()
+        .map(|row| crate::receipts::parse(&format!("RECEIPT\n{}\n", row.line)).lines.into_iter().next())
+        .collect();
+    let mut decided: Vec<Option<crate::receipts::LineDecision>> = vec![None; rows.len()];
+    let mut retailers: Vec<&str> = rows.iter().map(|row| row.retailer.as_str()).collect();
+    retailers.dedup();
+    for retailer in retailers {
+        let at: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].retailer == retailer && parsed[i].is_some()).collect();
+        let lines: Vec<crate::receipts::ParsedLine> = at.iter().filter_map(|&i| parsed[i].clone()).collect();
+        for (i, decision) in at.into_iter().zip(crate::receipts::classify_lines(engine, &lines)) {
+            decided[i] = Some(decision);
+        }
+    }
+    for (row, got) in rows.iter().zip(decided) {
         let Some(expected) = row.expected() else { continue };
-        let parsed = crate::receipts::parse(&format!("RECEIPT\n{}\n", row.line));
-        let got = parsed.lines.first().map(|line| crate::receipts::classify_line(engine, line));
         let outcome = got.as_ref().map_or(Outcome::Ineligible, |d| d.outcome);
         measure.count(expected, outcome, row.accepts(outcome));
         if outcome != expected {

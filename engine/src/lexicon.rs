@@ -493,6 +493,13 @@ impl ItemLexicon {
     }
 
     /// The term that decides a line, if any names it.
+    /// Whether `word` (canonical, upper case) is a word of some term: a
+    /// receipt line's first word that is one may be the product's, even
+    /// where the store prints it on most lines (`GNC`, `ROSES`).
+    pub fn knows_word(&self, word: &str) -> bool {
+        self.vocabulary.contains(word)
+    }
+
     pub fn classify(&self, description: &str) -> Option<&ItemTerm> {
         // A word the lexicon does not know, which abbreviates exactly one
         // word it does, consonants kept (`BNDG`, `SOFTNR`, `SUNSCRN`), is read

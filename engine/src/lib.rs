@@ -538,6 +538,11 @@ impl Engine {
 
     /// Classifies one item line by its words (receipt lines, store orders),
     /// with the category it falls in; None when no item word matches.
+    /// Whether the product lexicon knows `word` (canonical, upper case).
+    pub fn knows_item_word(&self, word: &str) -> bool {
+        self.items.knows_word(word)
+    }
+
     pub fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {
         let items: &'static ItemLexicon = self.items;
         items.decide(description)

@@ -8,6 +8,7 @@
 //! the first line with words (and few digits) names the merchant; the first
 //! date in a common form is the date.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use chrono::{Datelike, NaiveDate};
@@ -271,6 +272,55 @@ pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
     LineDecision { description: line.description.clone(), amount_minor: line.amount_minor, outcome, reason }
 }
 
+/// Classifies a receipt's item lines together. A word that begins at
+/// least half of them (three at the least) and that the product lexicon
+/// does not know is the store's own prefix (`SNS` for Shop 'n Save), not
+/// part of any product: it is set aside before each such line is read, so
+/// that a prefix that happens to abbreviate a product word (`SNS` is how
+/// receipts shorten SINUS) decides nothing. A known word stays (`GNC`
+/// names the supplements it sells).
+pub fn classify_lines(engine: &Engine, lines: &[ParsedLine]) -> Vec<LineDecision> {
+    let prefix = store_prefix(lines.iter().map(|l| l.description.as_str()))
+        .filter(|word| !engine.knows_item_word(&crate::normalize::canonical_words(word)));
+    lines
+        .iter()
+        .map(|line| {
+            let rest = prefix.as_deref().and_then(|p| line_after_prefix(&line.description, p));
+            match rest {
+                Some(rest) => {
+                    let without = ParsedLine { description: rest.to_string(), amount_minor: line.amount_minor };
+                    LineDecision { description: line.description.clone(), ..classify_line(engine, &without) }
+                }
+                None => classify_line(engine, line),
+            }
+        })
+        .collect()
+}
+
+/// The word that begins at least half of `descriptions` (and three at
+/// least), when one does: a store's prefix.
+pub fn store_prefix<'a>(descriptions: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut lines = 0usize;
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for description in descriptions {
+        lines += 1;
+        let mut words = description.split_whitespace();
+        if let (Some(first), Some(_)) = (words.next(), words.next())
+            && first.bytes().any(|b| b.is_ascii_alphabetic())
+        {
+            *counts.entry(first.to_ascii_uppercase()).or_default() += 1;
+        }
+    }
+    counts.into_iter().filter(|(_, n)| *n >= 3 && 2 * *n >= lines).max_by_key(|(_, n)| *n).map(|(word, _)| word)
+}
+
+/// What follows `prefix` on a line that begins with it, and more.
+fn line_after_prefix<'a>(description: &'a str, prefix: &str) -> Option<&'a str> {
+    let trimmed = description.trim_start();
+    let (first, rest) = trimmed.split_once(char::is_whitespace)?;
+    (first.eq_ignore_ascii_case(prefix) && !rest.trim().is_empty()).then(|| rest.trim_start())
+}
+
 /// The purchase a receipt is matched against.
 #[derive(Debug, Clone, Copy)]
 pub struct PurchaseFacts<'a> {
@@ -505,7 +555,7 @@ impl ParsedReceipt {
 pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
     let recovered = with_misread_tax(engine, receipt, purchase.amount_minor);
     let receipt = recovered.as_ref().unwrap_or(receipt);
-    let mut lines: Vec<LineDecision> = receipt.lines.iter().map(|line| classify_line(engine, line)).collect();
+    let mut lines: Vec<LineDecision> = classify_lines(engine, &receipt.lines);
     let total_minor = reconciled_total(receipt, purchase.amount_minor);
     repair_one_amount(&mut lines, receipt, total_minor);
     let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
@@ -626,6 +676,39 @@ TAX                       0.00
 TOTAL                    13.48
 VISA ****1234            13.48
 ";
+
+    fn engine() -> Engine {
+        Engine::seeded().unwrap()
+    }
+
+    fn items(lines: &[&str]) -> Vec<ParsedLine> {
+        lines.iter().map(|d| ParsedLine { description: d.to_string(), amount_minor: 100 }).collect()
+    }
+
+    #[test]
+    fn a_stores_own_prefix_decides_nothing_on_its_lines() {
+        // `SNS` abbreviates SINUS; printed before every line of Shop 'n
+        // Save's receipt it is the store's.
+        let receipt = items(&["SNS HAM SLICED LB", "SNS MOTOR OIL 5QT", "SNS PAPER TOWEL 8RL", "SNS IBUPROFEN 200MG"]);
+        assert_eq!(store_prefix(receipt.iter().map(|l| l.description.as_str())).as_deref(), Some("SNS"));
+        let outcomes: Vec<Outcome> = classify_lines(&engine(), &receipt).iter().map(|d| d.outcome).collect();
+        assert_eq!(outcomes, [Outcome::Ineligible, Outcome::Ineligible, Outcome::Ineligible, Outcome::Eligible]);
+        // The decision keeps the line as printed.
+        assert_eq!(classify_lines(&engine(), &receipt)[0].description, "SNS HAM SLICED LB");
+        // Alone, the line is read whole, as before.
+        assert_eq!(classify_line(&engine(), &receipt[0]).outcome, Outcome::Eligible);
+    }
+
+    #[test]
+    fn a_prefix_needs_most_lines_and_a_word_the_lexicon_does_not_know() {
+        // Two lines of five, or a first word that is the only word: no prefix.
+        assert_eq!(store_prefix(["SNS HAM", "SNS OIL", "MILK", "EGGS", "BREAD"].into_iter()), None);
+        assert_eq!(store_prefix(["SNS", "SNS", "SNS"].into_iter()), None);
+        // A word the lexicon knows may be the product's: it stays.
+        let receipt = items(&["IBUPROFEN 200MG 24CT", "IBUPROFEN 200MG 50CT", "IBUPROFEN PM 20CT"]);
+        let outcomes: Vec<Outcome> = classify_lines(&engine(), &receipt).iter().map(|d| d.outcome).collect();
+        assert_eq!(outcomes, [Outcome::Eligible; 3]);
+    }
 
     #[test]
     fn a_pharmacy_receipt_parses() {
