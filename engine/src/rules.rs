@@ -482,7 +482,13 @@ fn mcc_needs_review(f: &Facts<'_>) -> Option<Verdict> {
 /// range is read by `mcc_medical` as a broad medical code.)
 fn mcc_non_medical(f: &Facts<'_>) -> Option<Verdict> {
     let code = f.code.filter(|c| c.listed.is_none())?;
-    if let Some(word) = f.specialty {
+    // A specialty, or a generic word that names a medical good or need
+    // (`DIABETIC`, `HEARING`, `MOBILITY`): a shoe store for diabetic feet or
+    // a hearing-aid repair shop is a question, not a no. Words that only
+    // name a place of care (`HOSPITAL`, `CLINIC`, `NURSING`) are what
+    // plant, watch and shoe businesses borrow, and yield to the code.
+    let names_a_need = f.medical.filter(|m| !matches!(m.category, "medical_services" | "hospital"));
+    if let Some(word) = f.specialty.or(names_a_need) {
         return conflict(
             quoted(word.word),
             format!("the category code {} is not a health-care category", code.code),
@@ -728,6 +734,21 @@ mod tests {
         // no provider.
         let no_code = Facts { care_field: Some("HEART"), ..facts() };
         assert_eq!(provider_keyword(&no_code), None);
+    }
+
+    #[test]
+    fn under_a_code_that_is_not_health_care_a_word_naming_a_medical_need_asks() {
+        let shoes = Facts { code: code("5661", None), ..facts() };
+        assert_eq!(decided(mcc_non_medical(&shoes)), (Outcome::Ineligible, "non_medical_category"));
+        let diabetic = MedicalWord { category: "medical_supplies", specialty: false, word: "DIABETIC" };
+        let diabetic_shoes = Facts { medical: Some(diabetic), ..shoes.clone() };
+        assert_eq!(decided(mcc_non_medical(&diabetic_shoes)), (REVIEW, "conflicting_evidence"));
+        // A word that only names a place of care yields to the code.
+        let hospital = MedicalWord { category: "hospital", specialty: false, word: "HOSPITAL" };
+        let shoe_hospital = Facts { medical: Some(hospital), ..shoes.clone() };
+        assert_eq!(decided(mcc_non_medical(&shoe_hospital)), (Outcome::Ineligible, "non_medical_category"));
+        let shoe_clinic = Facts { medical: Some(GENERIC), ..shoes };
+        assert_eq!(decided(mcc_non_medical(&shoe_clinic)), (Outcome::Ineligible, "non_medical_category"));
     }
 
     #[test]
