@@ -440,24 +440,34 @@ def wordnet_synsets(wordnet):
     return index, synsets
 
 
+def lemmas_under(index, synsets, lemma, sense):
+    """Every lemma (as WordNet spells it) of the synset `lemma`.n.`sense`
+    and of all its hyponyms, depth first."""
+    stack, seen = [index[lemma][sense - 1]], set()
+    while stack:
+        offset = stack.pop()
+        if offset in seen:
+            continue
+        seen.add(offset)
+        lemmas, hyponyms = synsets[offset]
+        yield from lemmas
+        stack.extend(hyponyms)
+
+
+def receipt_words(raw):
+    """A WordNet lemma as receipt words (`dog_food` -> `DOG FOOD`)."""
+    return words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
+
+
 def build_goods(wordnet):
     index, synsets = wordnet_synsets(wordnet)
     found = {}
     for lemma, sense, category in GOODS_ROOTS:
-        root = index[lemma][sense - 1]
-        stack, seen = [root], set()
-        while stack:
-            offset = stack.pop()
-            if offset in seen:
+        for raw in lemmas_under(index, synsets, lemma, sense):
+            word = receipt_words(raw)
+            if (len(word) < 4 and word not in SHORT_GOODS) or word in NOT_GOODS or not re.fullmatch(r"[A-Z ]+", word):
                 continue
-            seen.add(offset)
-            lemmas, hyponyms = synsets[offset]
-            for raw in lemmas:
-                word = words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
-                if (len(word) < 4 and word not in SHORT_GOODS) or word in NOT_GOODS or not re.fullmatch(r"[A-Z ]+", word):
-                    continue
-                found.setdefault(word, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"))
-            stack.extend(hyponyms)
+            found.setdefault(word, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"))
     return sorted((word, category, "ineligible", source) for word, (category, source) in found.items())
 
 
@@ -465,23 +475,15 @@ def build_fields(wordnet):
     index, synsets = wordnet_synsets(wordnet)
     found = {}
     for lemma, sense in FIELD_ROOTS:
-        root = index[lemma][sense - 1]
-        stack, seen = [root], set()
-        while stack:
-            offset = stack.pop()
-            if offset in seen:
+        for raw in lemmas_under(index, synsets, lemma, sense):
+            # WordNet spells proper names (its famous physicians) with capitals.
+            if raw != raw.lower():
                 continue
-            seen.add(offset)
-            lemmas, hyponyms = synsets[offset]
-            for raw in lemmas:
-                if raw != raw.lower():
-                    continue
-                word = words_only(re.sub(r"\(.*\)", "", raw).replace("_", " "))
-                if (len(word) < 4 or word in NOT_FIELDS or any(part in word for part in NOT_FIELD_PARTS)
-                        or not re.fullmatch(r"[A-Z ]+", word)):
-                    continue
-                found.setdefault(word, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}")
-            stack.extend(hyponyms)
+            word = receipt_words(raw)
+            if (len(word) < 4 or word in NOT_FIELDS or any(part in word for part in NOT_FIELD_PARTS)
+                    or not re.fullmatch(r"[A-Z ]+", word)):
+                continue
+            found.setdefault(word, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}")
     return sorted((word, "medical_services", "eligible", source) for word, source in found.items())
 
 
