@@ -33,7 +33,10 @@ pub mod reference;
 pub mod rules;
 pub mod signals;
 
-use std::collections::HashMap;
+// The word maps are looked up several times for every purchase: foldhash
+// rather than SipHash (measured, docs/benchmarks.md). Seeded per process;
+// only the engine's own data is ever inserted.
+use foldhash::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
@@ -150,10 +153,10 @@ const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDI
 impl Vocabulary {
     fn new() -> Result<Vocabulary, EngineError> {
         let keywords = signals::keywords()?;
-        let mut words = HashMap::new();
+        let mut words = HashMap::default();
         let mut phrases = Vec::new();
         let mut phrase_keywords = Vec::new();
-        let mut field_words = HashMap::new();
+        let mut field_words = HashMap::default();
         for (index, (keyword, signal)) in keywords.iter().enumerate() {
             if keyword.contains(' ') {
                 phrases.push(keyword.to_string());
@@ -179,7 +182,7 @@ impl Vocabulary {
                 }
             }
         }
-        let mut cut_at_end: HashMap<String, Option<usize>> = HashMap::new();
+        let mut cut_at_end: HashMap<String, Option<usize>> = HashMap::default();
         for (index, (keyword, signal)) in keywords.iter().enumerate() {
             if !matches!(signal, Signal::Medical { .. } | Signal::NonMedical(_) | Signal::CareField) {
                 continue;
@@ -281,8 +284,15 @@ impl Vocabulary {
     /// only when no whole keyword was found: the phrase of up to three
     /// words that ends there.
     fn cut_at_end<'a>(&self, text: &'a str, wanted: impl Fn(Signal) -> bool) -> Option<(Signal, &'a str)> {
-        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices(' ').map(|(at, _)| at + 1)).collect();
-        let words: Vec<&str> = text.split(' ').collect();
+        // Each word with where it starts in `text`.
+        let mut starts = Vec::with_capacity(8);
+        let mut words = Vec::with_capacity(8);
+        let mut from = 0;
+        for word in text.split(' ') {
+            starts.push(from);
+            words.push(word);
+            from += word.len() + 1;
+        }
         for end in Vocabulary::name_ends(&words) {
             // Single words are cut at five letters at least; a phrase's last
             // word at two (the map holds only those cuts).
@@ -332,6 +342,9 @@ fn outcome(file: &'static str, value: &str) -> Result<Outcome, EngineError> {
 /// The adjudication engine for one merchant directory. Build once, share.
 pub struct Engine {
     directory: Vec<DirectoryMerchant>,
+    /// Each directory merchant's category (`merchant_category`), worked out
+    /// once rather than for every purchase that resolves to it.
+    directory_categories: Vec<&'static str>,
     merchants: Matcher,
     targets: Vec<Target>,
     known: Vec<KnownMerchant>,
@@ -515,8 +528,10 @@ impl Engine {
                 Ok((row.mcc, MccRule { outcome, description: row.description }))
             })
             .collect::<Result<_, EngineError>>()?;
+        let directory_categories = directory.iter().map(|m| merchant_category(&m.name, m.typical_outcome)).collect();
         Ok(Engine {
             directory,
+            directory_categories,
             merchants,
             targets,
             known,
@@ -627,7 +642,7 @@ impl Engine {
             }
             Target::Directory { index, .. } => {
                 let m = &self.directory[*index];
-                let category = merchant_category(&m.name, m.typical_outcome);
+                let category = self.directory_categories[*index];
                 let (code, message) = match m.typical_outcome {
                     Outcome::Eligible => (
                         "medical_merchant",
