@@ -127,6 +127,47 @@ async fn a_key_held_by_a_core_that_died_frees_once_its_heartbeat_stops() {
     retried.assert_error(409, "user_already_exists", Some("external_user_id"));
 }
 
+/// A caller that hangs up mid-call (its client timed out) does not cut the
+/// call off: it runs to its end and keeps its reply, so the retry with the
+/// same key replays it, instead of waiting out a reservation nothing holds
+/// any more and then running again into the user the first attempt made.
+#[tokio::test]
+async fn a_call_whose_caller_hung_up_finishes_and_its_retry_replays_it() {
+    use sea_orm::{ConnectionTrait, TransactionTrait};
+    let app = TestApp::spawn().await;
+    if !app.test_db.is_postgres() {
+        // Holding up only the user's row takes a table lock: SQLite's one
+        // write lock would hold up the key's reservation as well.
+        return;
+    }
+    let (_, key) = app.partner_key("expenses").await;
+    let body = json!({"external_user_id": "hung-up"});
+    // The user's insert waits on this lock; the key's reservation does not.
+    let lock = app.db.begin().await.unwrap();
+    lock.execute_unprepared("LOCK TABLE users IN ACCESS EXCLUSIVE MODE").await.unwrap();
+    let impatient = app
+        .client
+        .post(app.url("/users"))
+        .bearer_auth(&key)
+        .header("Idempotency-Key", "idem-hung-up")
+        .json(&body)
+        .timeout(Duration::from_millis(500));
+    assert!(impatient.send().await.is_err(), "the call answered while its insert was held up");
+    lock.rollback().await.unwrap();
+    // The retry is in progress until the first call keeps its reply, then
+    // replays it.
+    let replayed = eventually("the first call's reply to be replayed", Duration::from_secs(20), || async {
+        let retried = post_with_key(&app, &key, "idem-hung-up", "/users", body.clone()).await;
+        let in_progress = retried.status == 409
+            && retried.body["error"]["message"].as_str().is_some_and(|m| m.contains("still in progress"));
+        (!in_progress).then_some(retried)
+    })
+    .await;
+    assert_eq!(replayed.status, 201, "{}", replayed.body);
+    assert_eq!(replayed.body["external_user_id"], "hung-up");
+    assert_eq!(app.get(&key, "/users").await.body["pagination"]["total"], 1, "created once");
+}
+
 #[tokio::test]
 async fn a_failed_request_does_not_use_up_its_key() {
     let app = TestApp::spawn().await;

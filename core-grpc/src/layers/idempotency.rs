@@ -4,7 +4,10 @@
 //! runs, so a concurrent duplicate is refused rather than run twice; the
 //! reservation names the core that holds it, and frees once that core is
 //! gone (`platform::liveness`) or after a minute. Failures are not kept: a
-//! request that failed may be retried with its key.
+//! request that failed may be retried with its key. A call with a key runs
+//! to its end even when its caller hangs up (a client timeout, a dropped
+//! connection): its reply is kept, and the retry replays it rather than
+//! waiting out the reservation and running again.
 //!
 //! One tower layer ([`IdempotencyLayer`]) applies it, beneath
 //! authentication, to every method whose proto declares
@@ -36,6 +39,7 @@ use sail_api::access::{access_rule, canonical_request, without_shown_once};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
 use sha2::{Digest, Sha256};
 use tonic::body::Body;
+use tracing::Instrument;
 
 use crate::domain::{hex, time, unhex};
 use crate::error::CoreError;
@@ -163,9 +167,15 @@ where
             let (Some(caller), Some(key), true) = (caller, key, replays) else {
                 return inner.call(request.map(Body::new)).await;
             };
-            match once(&core, &caller.partner_id, key, request, &mut inner).await {
-                Ok(response) => Ok(response),
-                Err(err) => Ok(refusal(err)),
+            // In a task of its own, so that dropping this future (the
+            // caller hung up) does not cut the call off between its effects
+            // and the keeping of its reply.
+            let partner_id = caller.partner_id;
+            let call = async move { once(&core, &partner_id, key, request, &mut inner).await };
+            match tokio::spawn(call.instrument(tracing::Span::current())).await {
+                Ok(Ok(response)) => Ok(response),
+                Ok(Err(err)) => Ok(refusal(err)),
+                Err(ended) => Ok(refusal(CoreError::Internal(format!("an idempotent call's task ended: {ended}")))),
             }
         })
     }
