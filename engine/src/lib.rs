@@ -27,6 +27,7 @@ pub mod error;
 pub mod evaluation;
 pub mod facts;
 pub mod lexicon;
+pub mod names;
 pub mod normalize;
 pub mod receipts;
 pub mod reference;
@@ -48,7 +49,7 @@ pub use self::decision::{
 pub use self::error::EngineError;
 use self::facts::{CategoryCode, Facts, ListedCode, MerchantFact, MerchantSource};
 use self::lexicon::ItemLexicon;
-use self::normalize::{canonical_words, normalize};
+use self::normalize::{STATES, canonical_words, normalize};
 use self::signals::Signal;
 
 /// A multi-pattern matcher over canonical words that honours word
@@ -138,17 +139,12 @@ const MIN_CUT_AT_END: usize = 5;
 /// The same for the last word of a phrase keyword: the whole words before
 /// it already say which phrase it is (`PHYSICAL TH`, `GENERAL HO`).
 const MIN_PHRASE_CUT_AT_END: usize = 2;
-/// Two-letter state codes a bank prints after the city, behind the name.
-const STATES: &[&str] = &[
-    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
-    "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR",
-    "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR",
-];
 /// Keywords shorter than this are matched only whole.
 const MIN_TRUNCATABLE: usize = 8;
 /// Truncations that are words of their own (CARDIO class, GASTRO pub, PSYCHO
-/// Bunny, SIRIUSXM RADIO): never read as the medical word they begin.
-const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED", "RADIO"];
+/// Bunny, SIRIUSXM RADIO, CLEAR SOUND AUDIO): never read as the medical word
+/// they begin.
+const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED", "RADIO", "AUDIO"];
 
 impl Vocabulary {
     fn new() -> Result<Vocabulary, EngineError> {
@@ -197,8 +193,15 @@ impl Vocabulary {
                 cut_at_end
                     .entry(cut)
                     .and_modify(|found| {
-                        if found.is_some_and(|other: usize| keywords[other].1 != *signal) {
-                            *found = None;
+                        let Some(other) = *found else { return };
+                        match (keywords[other].1, *signal) {
+                            (theirs, ours) if theirs == ours => {}
+                            // A field of care and a medical word both say
+                            // care: the medical word, which decides more,
+                            // is kept (`EATING DISORDE`).
+                            (Signal::Medical { .. }, Signal::CareField) => {}
+                            (Signal::CareField, Signal::Medical { .. }) => *found = Some(index),
+                            _ => *found = None,
                         }
                     })
                     .or_insert(Some(index));
@@ -478,6 +481,8 @@ impl Engine {
     }
 
     pub fn new(directory: Vec<DirectoryMerchant>) -> Result<Engine, EngineError> {
+        // Loaded here so that a broken list stops the engine, not a purchase.
+        names::PracticeNames::shared()?;
         let mut patterns = Vec::new();
         let mut targets = Vec::new();
         let mut known = Vec::new();

@@ -17,6 +17,13 @@ pub struct Normalized {
     pub facilitator: Option<&'static str>,
 }
 
+/// Two-letter state codes a bank prints after the city, behind the name.
+pub const STATES: &[&str] = &[
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA",
+    "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR",
+    "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR",
+];
+
 /// Bank wrappers in front of the merchant name, each followed by date or
 /// time tokens that go with it.
 const WRAPPERS: &[&str] = &[

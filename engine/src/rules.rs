@@ -11,6 +11,7 @@
 
 use crate::decision::{Evidence, EvidenceKind, Outcome};
 use crate::facts::{Facts, MedicalWord, MerchantSource, keyword};
+pub use crate::names::ELECTIVE_PRACTICE_CODES;
 use crate::signals::NonMedical;
 
 /// What a rule decided.
@@ -377,20 +378,17 @@ fn mcc_ineligible(f: &Facts<'_>) -> Option<Verdict> {
     )
 }
 
-/// Category codes of physicians (not elsewhere classified) and of medical
-/// and dental laboratories: what hormone, "vitality", weight-loss,
-/// cosmetic-surgery and elective-scan practices charge under too, each
-/// named by words no list keeps up with (`LOW T CENTER`, `TUMMY TUCK`,
-/// `WHOLE BODY SCAN`). Under them a purchase is `eligible` only when its
-/// name also says what care: a medical word, or a field of care.
-pub const ELECTIVE_PRACTICE_CODES: [&str; 2] = ["8011", "8071"];
-
 /// Medical category codes, and unlisted codes of the health-services
 /// range; the broad ones need a medical word too, and the codes that
 /// elective practices share need a medical word or a field of care.
 fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
     let code = f.code.filter(|c| c.listed_as(Outcome::Eligible).is_some() || c.is_unlisted_health_code())?;
-    if ELECTIVE_PRACTICE_CODES.contains(&code.code) && f.specialty.is_none() && f.care_field.is_none() {
+    if ELECTIVE_PRACTICE_CODES.contains(&code.code)
+        && f.specialty.is_none()
+        && f.care_field.is_none()
+        && f.named_physician.is_none()
+        && f.named_practice.is_none()
+    {
         return verdict(
             Outcome::NeedsReview,
             code.category(),
@@ -416,9 +414,15 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
     }
     let category =
         if code.is_broad() { f.medical.map(|m| m.category).unwrap_or("medical_services") } else { code.category() };
-    // Under a code that needed it, the field of care is evidence too when
-    // no medical word stands for it.
-    let field = f.care_field.filter(|_| f.medical.is_none()).map(|word| keyword(word, code.category()));
+    // Under a code that needed it, what stood for the care is evidence too:
+    // the field of care when no medical word stands for it, or the doctor
+    // the practice is named for when neither a specialty nor a field does.
+    let field = match (f.care_field, f.named_physician.or(f.named_practice)) {
+        (Some(word), _) if f.medical.is_none() => Some(word),
+        (None, Some(name)) if f.specialty.is_none() => Some(name),
+        _ => None,
+    }
+    .map(|word| keyword(word, code.category()));
     verdict(
         Outcome::Eligible,
         category,
@@ -734,6 +738,27 @@ mod tests {
         // no provider.
         let no_code = Facts { care_field: Some("HEART"), ..facts() };
         assert_eq!(provider_keyword(&no_code), None);
+    }
+
+    #[test]
+    fn under_a_physicians_code_a_practice_named_for_its_doctor_or_its_place_and_kind_is_care() {
+        let bare = Facts { code: code("8011", Some(Outcome::Eligible)), ..facts() };
+        let doctor = Facts { named_physician: Some("DR JANE ROEBUCK MD"), medical: Some(GENERIC), ..bare.clone() };
+        let v = mcc_medical(&doctor).unwrap();
+        assert_eq!((v.outcome, v.code), (Outcome::Eligible, "medical_category"));
+        assert!(v.evidence.iter().any(|e| e.value == "DR JANE ROEBUCK MD"), "{:?}", v.evidence);
+        let practice = Facts { named_practice: Some("MEDICAL CENTRE"), ..bare.clone() };
+        let v = mcc_medical(&practice).unwrap();
+        assert_eq!((v.outcome, v.code), (Outcome::Eligible, "medical_category"));
+        assert!(v.evidence.iter().any(|e| e.value == "MEDICAL CENTRE"), "{:?}", v.evidence);
+        // A word of cosmetic care beside the name is read first, by
+        // `non_medical_words`, whatever the name: the rule order says so.
+        let order: Vec<&str> = RULES.iter().map(|rule| rule.name).collect();
+        let at = |name: &str| order.iter().position(|n| *n == name).unwrap();
+        assert!(at("non_medical_words") < at("mcc_medical"), "{order:?}");
+        // Under a code that needs no field, a name changes nothing.
+        let dentist = Facts { code: code("8021", Some(Outcome::Eligible)), named_practice: Some("CLINIC"), ..facts() };
+        assert_eq!(decided(mcc_medical(&dentist)), (Outcome::Eligible, "medical_category"));
     }
 
     #[test]

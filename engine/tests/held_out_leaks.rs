@@ -6,7 +6,8 @@
 //! it occurs in a held-out row, occurs in no other source, and appears in a
 //! word list. The word lists are every table the engine reads words from
 //! that the team writes: the descriptor signals, the hand-written item
-//! terms (`data/lexicon/item_terms.csv`), the merchant aliases, and the
+//! terms (`data/lexicon/item_terms.csv`), the practice words
+//! (`data/lexicon/practice_words.csv`), the merchant aliases, and the
 //! merchant knowledge file. The other sources are what the engine's
 //! knowledge may honestly come from: the team's reference data in `data/`
 //! (every CSV that is not itself a word list), the development sets
@@ -14,7 +15,9 @@
 //! 2026-11-26 and the fifth to eleventh pairs of 2026-11-27 and the twelfth to sixteenth of 2026-11-28, development
 //! data since their figures were seen),
 //! the public lexicons a script extracts
-//! (`data/lexicon/generated/`), and the tokens that were already in
+//! (`data/lexicon/generated/*.csv`; not `english_words.txt`, a dictionary
+//! that only keeps a common word from being read as a name, which would
+//! make every English word a source), and the tokens that were already in
 //! the word lists when the sets were frozen (`tables_at_freeze.txt`, which
 //! lists only tokens that occur in the sets: a word the tables had before
 //! the rows were written did not enter because of them).
@@ -73,6 +76,7 @@ fn word_list_tokens() -> BTreeSet<String> {
     for alias in sail_engine::known_aliases().unwrap() {
         words.extend(tokens(&alias));
     }
+    words.extend(sail_engine::names::PracticeNames::shared().unwrap().practice_words().flat_map(tokens));
     words
 }
 
