@@ -465,6 +465,22 @@ def build_otc(rows, english):
     return ingredients, brand_rows
 
 
+def data_records(wordnet, part):
+    """Each synset of WordNet's `data.<part>`: its offset, its lemmas as
+    spelled, and its pointers as (symbol, target offset, part of speech,
+    source and target lemma numbers in hex)."""
+    with open(os.path.join(wordnet, f"data.{part}"), encoding="latin-1") as f:
+        for line in f:
+            if line.startswith(" "):
+                continue
+            head = line.split("|")[0].split()
+            w_cnt = int(head[3], 16)
+            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
+            at = 4 + 2 * w_cnt
+            pointers = [tuple(head[at + 1 + 4 * i: at + 5 + 4 * i]) for i in range(int(head[at]))]
+            yield head[0], lemmas, pointers
+
+
 def wordnet_synsets(wordnet):
     index = {}
     with open(os.path.join(wordnet, "index.noun"), encoding="latin-1") as f:
@@ -476,36 +492,17 @@ def wordnet_synsets(wordnet):
             offsets = parts[4 + p_cnt + 2:]
             index[lemma] = offsets[:synset_cnt]
     synsets = {}
-    with open(os.path.join(wordnet, "data.noun"), encoding="latin-1") as f:
-        for line in f:
-            if line.startswith(" "):
-                continue
-            head = line.split("|")[0].split()
-            offset, w_cnt = head[0], int(head[3], 16)
-            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
-            at = 4 + 2 * w_cnt
-            p_cnt = int(head[at])
-            hyponyms = []
-            for i in range(p_cnt):
-                symbol, target, pos = head[at + 1 + 4 * i: at + 4 + 4 * i]
-                if symbol in ("~", "~i") and pos == "n":
-                    hyponyms.append(target)
-            synsets[offset] = (lemmas, hyponyms)
+    for offset, lemmas, pointers in data_records(wordnet, "noun"):
+        hyponyms = [target for symbol, target, pos, _ in pointers if symbol in ("~", "~i") and pos == "n"]
+        synsets[offset] = (lemmas, hyponyms)
     return index, synsets
 
 
 def lemmas_under(index, synsets, lemma, sense):
     """Every lemma (as WordNet spells it) of the synset `lemma`.n.`sense`
-    and of all its hyponyms, depth first."""
-    stack, seen = [index[lemma][sense - 1]], set()
-    while stack:
-        offset = stack.pop()
-        if offset in seen:
-            continue
-        seen.add(offset)
-        lemmas, hyponyms = synsets[offset]
-        yield from lemmas
-        stack.extend(hyponyms)
+    and of all its hyponyms, synset by synset in offset order."""
+    for offset in sorted(synsets_under(index, synsets, lemma, sense)):
+        yield from synsets[offset][0]
 
 
 def receipt_words(raw):
@@ -557,27 +554,19 @@ def pertainyms(wordnet, kept):
     single words, and none that names a drug rather than a practice
     (`ANTICANCER`, `CARCINOGENIC`)."""
     found = {}
-    with open(os.path.join(wordnet, "data.adj"), encoding="latin-1") as f:
-        for line in f:
-            if line.startswith(" "):
+    for _, lemmas, pointers in data_records(wordnet, "adj"):
+        for symbol, target, pos, source_target in pointers:
+            if symbol != "\\" or pos != "n" or target not in kept:
                 continue
-            head = line.split("|")[0].split()
-            w_cnt = int(head[3], 16)
-            lemmas = [head[4 + 2 * i] for i in range(w_cnt)]
-            at = 4 + 2 * w_cnt
-            for i in range(int(head[at])):
-                symbol, target, pos, source_target = head[at + 1 + 4 * i: at + 5 + 4 * i]
-                if symbol != "\\" or pos != "n" or target not in kept:
-                    continue
-                source, to = int(source_target[:2], 16), int(source_target[2:], 16)
-                noun = kept[target][1].get(to)
-                raw = re.sub(r"\(.*\)", "", lemmas[source - 1]) if source else None
-                if noun is None or raw is None or raw != raw.lower() or "_" in raw or "-" in raw:
-                    continue
-                word = raw.upper()
-                if len(word) < 5 or word.startswith("ANTI") or word == "CARCINOGENIC" or word in NOT_FIELDS:
-                    continue
-                found.setdefault(word, f"{kept[target][0]}, the adjective of {noun}")
+            source, to = int(source_target[:2], 16), int(source_target[2:], 16)
+            noun = kept[target][1].get(to)
+            raw = re.sub(r"\(.*\)", "", lemmas[source - 1]) if source else None
+            if noun is None or raw is None or raw != raw.lower() or "_" in raw or "-" in raw:
+                continue
+            word = raw.upper()
+            if len(word) < 5 or word.startswith("ANTI") or word == "CARCINOGENIC" or word in NOT_FIELDS:
+                continue
+            found.setdefault(word, f"{kept[target][0]}, the adjective of {noun}")
     return found
 
 
