@@ -191,8 +191,10 @@ impl<'a> Facts<'a> {
         // asks a name to say what care (and so off every other purchase's
         // path).
         if self.code.is_some_and(|c| ELECTIVE_PRACTICE_CODES.contains(&c.code)) {
-            self.named_physician = named_physician(text, &found);
-            self.named_practice = PracticeNames::shared().ok().and_then(|names| names.named_practice(text, &found));
+            let names = PracticeNames::shared().ok();
+            self.named_physician = named_physician(text, &found)
+                .or_else(|| names.and_then(|names| names.credentialed_physician(text, &found)));
+            self.named_practice = names.and_then(|names| names.named_practice(text, &found));
         }
         found.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let first = |signal: Signal| found.iter().find(|(s, _)| *s == signal).map(|(_, w)| *w);

@@ -159,10 +159,38 @@ impl PracticeNames {
     }
 }
 
-/// The words of a name with where each starts in `text`: without the
-/// masked card number a bank prints in front (`XXXXX1234`), and without
-/// the city and state it prints behind (`RALEIGH NC`).
-fn name_words(text: &str) -> Vec<(usize, &str)> {
+impl PracticeNames {
+    /// A practice named for its doctor without `DR`: two to four names
+    /// (words of three letters or more that are not common English), then
+    /// `MD` or `DO` and only credentials, or the city and state the bank
+    /// prints, after it (`JANE ROEBUCK MD PC`). Two names at least, since
+    /// `MD` is also Maryland behind a one-word city (`ANNAPOLIS MD`); and
+    /// nothing the vocabulary read may stand beside it (`found`; `MD`
+    /// itself counts as a word only beside `DR`).
+    pub fn credentialed_physician<'a>(&self, text: &'a str, found: &[(Signal, &str)]) -> Option<&'a str> {
+        if !found.is_empty() {
+            return None;
+        }
+        let words = unmasked_words(text);
+        let at = words.iter().position(|(_, w)| *w == "MD" || *w == "DO")?;
+        let (names, after) = (&words[..at], &words[at + 1..]);
+        let is_name = |w: &str| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !self.is_english(w);
+        let credentials = after.iter().take_while(|(_, w)| NAME_CREDENTIALS.contains(w)).count();
+        let place = &after[credentials..];
+        let place_ok = place.is_empty() || place.len() == 2 && STATES.contains(&place[1].1);
+        let named = (2..=4).contains(&names.len())
+            && names.iter().all(|(_, w)| is_name(w))
+            && names.iter().any(|(_, w)| w.len() >= MIN_NAME)
+            && place_ok;
+        let (from, _) = *names.first()?;
+        let (at_credential, credential) = words[at];
+        named.then(|| &text[from..at_credential + credential.len()])
+    }
+}
+
+/// The words of `text` with where each starts, without the masked card
+/// number a bank prints in front (`XXXXX1234`).
+fn unmasked_words(text: &str) -> Vec<(usize, &str)> {
     let mut words = Vec::with_capacity(8);
     let mut from = 0;
     for word in text.split(' ') {
@@ -172,6 +200,14 @@ fn name_words(text: &str) -> Vec<(usize, &str)> {
     let masked = |w: &str| w.starts_with('X') && w.trim_start_matches('X').chars().all(|c| c.is_ascii_digit());
     let skip = words.iter().take_while(|(_, w)| masked(w) && w.len() > 1).count();
     words.drain(..skip);
+    words
+}
+
+/// The words of a name with where each starts in `text`: without the
+/// masked card number a bank prints in front (`XXXXX1234`), and without
+/// the city and state it prints behind (`RALEIGH NC`).
+fn name_words(text: &str) -> Vec<(usize, &str)> {
+    let mut words = unmasked_words(text);
     strip_place(&mut words);
     words
 }
@@ -273,6 +309,21 @@ mod tests {
         assert_eq!(practice("HAMMERFEST MEDICAL W"), None, "a cut too short to read");
         assert_eq!(practice("MEDICAL CENTRE"), None, "no name");
         assert_eq!(practice("HOLBAEK"), None, "no kind");
+    }
+
+    #[test]
+    fn a_doctor_named_without_dr_needs_two_names_and_a_physicians_credential() {
+        let names = PracticeNames::shared().unwrap();
+        let read = |text| names.credentialed_physician(text, &[]);
+        assert_eq!(read("JANIS BERZINSKI MD"), Some("JANIS BERZINSKI MD"));
+        assert_eq!(read("XXXXX1234 AIVARS KALNINS MD PC"), Some("AIVARS KALNINS MD"));
+        assert_eq!(read("OKSANA KOVAL DO TULSA OK"), Some("OKSANA KOVAL DO"));
+        assert_eq!(read("ANNAPOLIS MD"), None, "one word before MD: a city in Maryland");
+        assert_eq!(read("GLEN BURNIE MD"), None, "common words: a place");
+        assert_eq!(read("JANIS BERZINSKI MD AESTHETICS"), None, "a word after the credential");
+        assert_eq!(read("JANIS BERZINSKI PA"), None, "PA alone is Pennsylvania, or a physician assistant");
+        let cosmetic = [(Signal::NonMedical(crate::signals::NonMedical::Cosmetic), "LASER")];
+        assert_eq!(names.credentialed_physician("JANIS BERZINSKI LASER MD", &cosmetic), None);
     }
 
     #[test]
