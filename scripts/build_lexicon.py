@@ -550,7 +550,8 @@ def field_word(raw, condition):
 def pertainyms(wordnet, kept):
     """Adjectives WordNet says pertain to a kept noun (`NEUROLOGICAL` to
     neurology, `RENAL` to kidney, `DIABETIC` to diabetes): `kept` maps a
-    noun synset's offset to the source of its field. Only lower-case
+    noun synset's offset to the source of its field and the words its kept
+    lemmas became, by lemma number. Only lower-case
     single words, and none that names a drug rather than a practice
     (`ANTICANCER`, `CARCINOGENIC`)."""
     found = {}

@@ -157,9 +157,7 @@ impl PracticeNames {
         let (from, to) = kind?;
         (names > 0).then(|| &text[from..to])
     }
-}
 
-impl PracticeNames {
     /// A practice named for its doctor without `DR`: two to four names
     /// (words of three letters or more that are not common English), then
     /// `MD` or `DO` and only credentials, or the city and state the bank
@@ -208,17 +206,17 @@ fn unmasked_words(text: &str) -> Vec<(usize, &str)> {
 /// the city and state it prints behind (`RALEIGH NC`).
 fn name_words(text: &str) -> Vec<(usize, &str)> {
     let mut words = unmasked_words(text);
-    strip_place(&mut words);
+    words.truncate(words.len() - place_words(words.len(), words.last().map(|(_, w)| *w)));
     words
 }
 
-/// Drops a trailing state code and the one-word city before it. A city of
-/// two words (`SANTA FE NM`) leaves a word behind, which makes the name
-/// read as saying more than it does: a review, never a wrong `eligible`.
-fn strip_place<T: AsRef<str>>(words: &mut Vec<(usize, T)>) {
-    if words.len() >= 3 && words.last().is_some_and(|(_, w)| STATES.contains(&w.as_ref())) {
-        words.truncate(words.len() - 2);
-    }
+/// How many words at the end of a name of `len` words, ending in `last`,
+/// are where the bank says the practice is: a state code and the one-word
+/// city before it, or none. A city of two words (`SANTA FE NM`) leaves a
+/// word behind, which makes the name read as saying more than it does: a
+/// review, never a wrong `eligible`.
+fn place_words(len: usize, last: Option<&str>) -> usize {
+    if len >= 3 && last.is_some_and(|w| STATES.contains(&w)) { 2 } else { 0 }
 }
 
 /// A practice named for its doctor and for nothing else: `DR` (or `DRS`)
@@ -236,9 +234,8 @@ pub fn named_physician<'a>(text: &'a str, found: &[(Signal, &str)]) -> Option<&'
     }
     let at = text.split(' ').position(|w| w == "DR" || w == "DRS")?;
     let from = text.split(' ').take(at).map(|w| w.len() + 1).sum::<usize>();
-    let mut after: Vec<(usize, &str)> = text[from..].split(' ').skip(1).map(|w| (0, w)).collect();
-    strip_place(&mut after);
-    let after: Vec<&str> = after.into_iter().map(|(_, w)| w).collect();
+    let mut after: Vec<&str> = text[from..].split(' ').skip(1).collect();
+    after.truncate(after.len() - place_words(after.len(), after.last().copied()));
     let names = after.iter().take_while(|w| !NAME_CREDENTIALS.contains(w)).count();
     let (name, credentials) = after.split_at(names);
     let named = (1..=4).contains(&name.len())
