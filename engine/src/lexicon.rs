@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use crate::decision::Outcome;
 use crate::error::EngineError;
-use crate::normalize::{canonical_words, one_character_apart};
+use crate::normalize::{canonical_words, one_character_apart, singular_forms};
 use crate::reference::ReferenceError;
 
 /// The hand-written terms.
@@ -600,26 +600,16 @@ fn medical_side(outcome: Outcome) -> u8 {
 }
 
 /// The singular forms a phrase whose last word looks plural may have
-/// (`COOKIES` → `COOKIE`, `BERRIES` → `BERRY`, `TOMATOES` → `TOMATO`).
+/// (`GREEN BEANS` → `GREEN BEAN`; [`singular_forms`]).
 fn singulars(phrase: &str) -> Vec<String> {
     let (head, last) = match phrase.rsplit_once(' ') {
         Some((head, last)) => (Some(head), last),
         None => (None, phrase),
     };
-    if last.len() < 4 || !last.ends_with('S') || last.ends_with("SS") {
-        return Vec::new();
-    }
-    let mut ones = vec![last[..last.len() - 1].to_string()];
-    if let Some(stem) = last.strip_suffix("IES") {
-        ones.push(format!("{stem}Y"));
-    }
-    if let Some(stem) = last.strip_suffix("ES") {
-        ones.push(stem.to_string());
-    }
-    ones.into_iter()
+    singular_forms(last)
         .map(|one| match head {
             Some(head) => format!("{head} {one}"),
-            None => one,
+            None => one.into_owned(),
         })
         .collect()
 }

@@ -49,7 +49,7 @@ pub use self::decision::{
 pub use self::error::EngineError;
 use self::facts::{CategoryCode, Facts, ListedCode, MerchantFact, MerchantSource};
 use self::lexicon::ItemLexicon;
-use self::normalize::{STATES, canonical_words, normalize};
+use self::normalize::{STATES, canonical_words, normalize, singular_forms};
 use self::signals::Signal;
 
 /// A multi-pattern matcher over canonical words that honours word
@@ -237,6 +237,13 @@ impl Vocabulary {
         ends
     }
 
+    /// `word`'s entry in `table`, or else its singular's: practices name
+    /// themselves in the plural (`ANESTHESIOLOGISTS`, `PODIATRIC SURGEONS`)
+    /// and the tables hold the singular.
+    fn word_or_its_singular<'t>(table: &'t HashMap<String, usize>, word: &str) -> Option<&'t usize> {
+        table.get(word).or_else(|| singular_forms(word).find_map(|one| table.get(one.as_ref())))
+    }
+
     /// Every signal in `text` (canonical words), with the words as found.
     fn find<'a>(&self, text: &'a str) -> Vec<(Signal, &'a str)> {
         // Each signal with where it stands in `text`.
@@ -257,7 +264,7 @@ impl Vocabulary {
                 (MIN_GLUED_HEAD..=longest).rev().find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
             });
             found.extend(index.map(|&i| (self.keywords[i].1, at.clone())));
-            found.extend(self.field_words.get(word).map(|&i| (self.keywords[i].1, at)));
+            found.extend(Self::word_or_its_singular(&self.field_words, word).map(|&i| (self.keywords[i].1, at)));
         }
         // A medical word inside a phrase of non-medical use is part of that
         // phrase (`DENTAL` in `COSMETIC DENTAL`), not evidence of its own.

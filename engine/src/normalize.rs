@@ -86,6 +86,20 @@ pub fn one_character_apart(a: &str, b: &str) -> bool {
         && (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short))
 }
 
+/// The singular forms a word that looks plural may have (`COOKIES` →
+/// `COOKIE`, `BERRIES` → `BERRY`, `TOMATOES` → `TOMATO`,
+/// `ANESTHESIOLOGISTS` → `ANESTHESIOLOGIST`), most likely first; none for
+/// a word of fewer than four letters or one ending in `SS` (`GLASS`).
+/// Receipt lines and merchant names both print plurals of the words the
+/// tables hold in the singular.
+pub fn singular_forms(word: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    let plural = word.len() >= 4 && word.ends_with('S') && !word.ends_with("SS");
+    let without_s = plural.then(|| std::borrow::Cow::Borrowed(&word[..word.len() - 1]));
+    let ies = word.strip_suffix("IES").filter(|_| plural).map(|stem| std::borrow::Cow::Owned(format!("{stem}Y")));
+    let es = word.strip_suffix("ES").filter(|_| plural).map(std::borrow::Cow::Borrowed);
+    without_s.into_iter().chain(ies).chain(es)
+}
+
 fn is_date_or_time(token: &str) -> bool {
     let digits_and = |sep: char| {
         token.contains(sep) && token.split(sep).all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
@@ -159,6 +173,15 @@ pub fn normalize(raw: &str) -> Normalized {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plural_finds_its_singular_forms() {
+        let forms = |word: &str| singular_forms(word).map(|f| f.into_owned()).collect::<Vec<_>>();
+        assert_eq!(forms("PATHOLOGISTS"), ["PATHOLOGIST"]);
+        assert_eq!(forms("BERRIES"), ["BERRIE", "BERRY", "BERRI"]);
+        assert_eq!(forms("TOMATOES"), ["TOMATOE", "TOMATO"]);
+        assert!(forms("GLASS").is_empty() && forms("ADS").is_empty() && forms("CLINIC").is_empty());
+    }
 
     #[test]
     fn strips_bank_wrappers_references_and_store_numbers() {

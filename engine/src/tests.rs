@@ -287,6 +287,11 @@ fn physicians_and_laboratories_codes_need_a_field_of_care() {
     assert_eq!(card("SUNRISE EAR NOSE THROAT", Some("8011")).outcome, Outcome::Eligible);
     // A field word is no medical word elsewhere: a bakery stays a bakery.
     assert_ne!(card("SWEET HEART BAKERY", None).outcome, Outcome::Eligible);
+    // A practice that names its doctors in the plural names the same field;
+    // a plural that is no field's is still a review.
+    assert_eq!(card("SUNRISE PATHOLOGISTS", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE PSYCHIATRISTS", Some("8011")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE CENTERS", Some("8011")).outcome, Outcome::NeedsReview);
 }
 
 #[test]
