@@ -273,9 +273,22 @@ impl Vocabulary {
             .filter(|(signal, at)| matches!(signal, Signal::NonMedical(_)) && text[at.clone()].contains(' '))
             .map(|(_, at)| at.clone())
             .collect();
-        found.retain(|(signal, at)| {
-            !matches!(signal, Signal::Medical { .. })
-                || !phrases_against.iter().any(|outer| outer.start <= at.start && at.end <= outer.end)
+        // And the other way: a word of everyday use inside a phrase of care
+        // is part of that phrase (`PET` in `PET CT`, positron emission
+        // tomography). A word of cosmetic or conditional care still counts
+        // (`PLASTIC` in `PLASTIC SURGERY`).
+        let phrases_for: Vec<std::ops::Range<usize>> = found
+            .iter()
+            .filter(|(signal, at)| matches!(signal, Signal::Medical { .. }) && text[at.clone()].contains(' '))
+            .map(|(_, at)| at.clone())
+            .collect();
+        let inside = |at: &std::ops::Range<usize>, phrases: &[std::ops::Range<usize>]| {
+            phrases.iter().any(|outer| outer != at && outer.start <= at.start && at.end <= outer.end)
+        };
+        found.retain(|(signal, at)| match signal {
+            Signal::Medical { .. } => !inside(at, &phrases_against),
+            Signal::NonMedical(_) if !warns_of_cosmetic_care(*signal) => !inside(at, &phrases_for),
+            _ => true,
         });
         let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
         // A field of care is read only beside the codes that need one: it

@@ -383,6 +383,19 @@ fn a_compounding_business_fills_prescriptions_under_the_drug_code_not_as_a_drug_
 }
 
 #[test]
+fn an_everyday_word_inside_a_phrase_of_care_is_part_of_it() {
+    // PET in PET CT is positron emission tomography (WordNet), no animal.
+    assert_eq!(card("SUNRISE PET CT CENTER", Some("8071")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE PET GROOMING", None).outcome, Outcome::Ineligible);
+    // A word of cosmetic or conditional care inside one still counts.
+    assert_ne!(card("SUNRISE PLASTIC SURGERY CTR", Some("8011")).outcome, Outcome::Eligible);
+    // A hospital's gift shop cut before SHOP, and a stem-cell clinic, are
+    // questions, not care.
+    assert_eq!(card("SUNRISE HOSPITAL GIFT S", Some("8062")).outcome, Outcome::NeedsReview);
+    assert_eq!(card("SUNRISE STEM CELL CLINIC", Some("8099")).outcome, Outcome::NeedsReview);
+}
+
+#[test]
 fn a_medical_word_inside_a_phrase_of_cosmetic_care_is_part_of_it() {
     // DENTAL inside COSMETIC DENTAL is no specialty of its own: no conflict.
     assert_eq!(card("BRILLIANCE COSMETIC DENTAL", Some("8021")).outcome, Outcome::Ineligible);
