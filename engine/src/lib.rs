@@ -244,6 +244,15 @@ impl Vocabulary {
         table.get(word).or_else(|| singular_forms(word).find_map(|one| table.get(one.as_ref())))
     }
 
+    /// The specialty `word` names in the plural (`PSYCHOLOGISTS`,
+    /// `AUDIOLOGISTS`): only specialties are read so, since other words'
+    /// plurals name other things (`INFUSIONS` at a wellness bar, `SHOES`).
+    fn specialty_in_the_singular(&self, word: &str) -> Option<&usize> {
+        singular_forms(word)
+            .find_map(|one| self.words.get(one.as_ref()))
+            .filter(|&&i| matches!(self.keywords[i].1, Signal::Medical { specialty: true, .. }))
+    }
+
     /// Every signal in `text` (canonical words), with the words as found.
     fn find<'a>(&self, text: &'a str) -> Vec<(Signal, &'a str)> {
         // Each signal with where it stands in `text`.
@@ -259,7 +268,7 @@ impl Vocabulary {
             // A whole keyword; else a brand that begins with a word of
             // cosmetic or conditional care (`VEINWORKS`, `LASERLUXE`): that
             // word counts. It can only move a purchase away from `eligible`.
-            let index = self.words.get(word).or_else(|| {
+            let index = self.words.get(word).or_else(|| self.specialty_in_the_singular(word)).or_else(|| {
                 let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
                 (MIN_GLUED_HEAD..=longest).rev().find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
             });

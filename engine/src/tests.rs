@@ -292,6 +292,11 @@ fn physicians_and_laboratories_codes_need_a_field_of_care() {
     assert_eq!(card("SUNRISE PATHOLOGISTS", Some("8011")).outcome, Outcome::Eligible);
     assert_eq!(card("SUNRISE PSYCHIATRISTS", Some("8011")).outcome, Outcome::Eligible);
     assert_eq!(card("SUNRISE CENTERS", Some("8011")).outcome, Outcome::NeedsReview);
+    // So does one that names a specialty in the plural under a broad code;
+    // other medical words are not read in the plural (`INFUSIONS` at a
+    // wellness bar).
+    assert_eq!(card("SUNRISE PSYCHOLOGISTS", Some("8099")).outcome, Outcome::Eligible);
+    assert_ne!(card("SUNRISE NAD INFUSIONS", Some("8099")).outcome, Outcome::Eligible);
 }
 
 #[test]
