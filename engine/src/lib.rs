@@ -241,15 +241,19 @@ impl Vocabulary {
     /// themselves in the plural (`ANESTHESIOLOGISTS`, `PODIATRIC SURGEONS`)
     /// and the tables hold the singular.
     fn word_or_its_singular<'t>(table: &'t HashMap<String, usize>, word: &str) -> Option<&'t usize> {
-        table.get(word).or_else(|| singular_forms(word).find_map(|one| table.get(one.as_ref())))
+        table.get(word).or_else(|| Self::singular_entry(table, word))
+    }
+
+    /// The entry in `table` of the first singular form of `word` it holds.
+    fn singular_entry<'t>(table: &'t HashMap<String, usize>, word: &str) -> Option<&'t usize> {
+        singular_forms(word).find_map(|one| table.get(one.as_ref()))
     }
 
     /// The specialty `word` names in the plural (`PSYCHOLOGISTS`,
     /// `AUDIOLOGISTS`): only specialties are read so, since other words'
     /// plurals name other things (`INFUSIONS` at a wellness bar, `SHOES`).
     fn specialty_in_the_singular(&self, word: &str) -> Option<&usize> {
-        singular_forms(word)
-            .find_map(|one| self.words.get(one.as_ref()))
+        Self::singular_entry(&self.words, word)
             .filter(|&&i| matches!(self.keywords[i].1, Signal::Medical { specialty: true, .. }))
     }
 

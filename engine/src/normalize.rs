@@ -95,7 +95,10 @@ pub fn one_character_apart(a: &str, b: &str) -> bool {
 pub fn singular_forms(word: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
     let plural = word.len() >= 4 && word.ends_with('S') && !word.ends_with("SS");
     let without_s = plural.then(|| std::borrow::Cow::Borrowed(&word[..word.len() - 1]));
-    let ies = word.strip_suffix("IES").filter(|_| plural).map(|stem| std::borrow::Cow::Owned(format!("{stem}Y")));
+    // Built only when the forms before it did not serve (`find_map` stops
+    // at the first that does).
+    let ies =
+        word.strip_suffix("IES").filter(|_| plural).into_iter().map(|stem| std::borrow::Cow::Owned(format!("{stem}Y")));
     let es = word.strip_suffix("ES").filter(|_| plural).map(std::borrow::Cow::Borrowed);
     without_s.into_iter().chain(ies).chain(es)
 }
