@@ -638,6 +638,21 @@ mod tests {
     }
 
     #[test]
+    fn goods_of_music_game_decor_and_auto_stores_are_known_and_their_medical_homonyms_are_not() {
+        // The twentieth round's WordNet roots, and hyphenated lemmas glued.
+        for line in
+            ["GC ACOUSTIC GUITAR 199.99", "KK CLOCK WALL", "AZ OIL FILTER", "GS WEBCAM", "GS TSHIRT", "AFTERSHAVE"]
+        {
+            assert_eq!(classify(line).map(|c| c.0), Some(Outcome::Ineligible), "{line}");
+        }
+        // An organ of the body is no instrument, ear plugs are no
+        // electronics, and reading glasses stay eyewear.
+        assert_ne!(classify("ORGAN"), Some((Outcome::Ineligible, "toys_and_gifts".into())));
+        assert_ne!(classify("EARPLUG"), Some((Outcome::Ineligible, "electronics".into())));
+        assert_eq!(classify("READING GLASSES 2.00").map(|c| c.0), Some(Outcome::Eligible));
+    }
+
+    #[test]
     fn a_medical_word_outranks_a_goods_word_on_the_same_line() {
         // WordNet knows creams; hydrocortisone makes it a medicine.
         assert_eq!(classify("HYDROCORTISONE CREAM 1OZ").map(|c| c.0), Some(Outcome::Eligible));
