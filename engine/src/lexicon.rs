@@ -653,6 +653,22 @@ mod tests {
     }
 
     #[test]
+    fn a_book_about_care_is_a_book_and_a_cars_brake_pads_are_no_pads() {
+        // The twenty-first round's curated terms, each outranking the word
+        // of care beside it.
+        assert_eq!(classify("FIRST AID MANUAL BOOK").map(|c| c.0), Some(Outcome::Ineligible));
+        assert_eq!(classify("DIABETES COOKBOOK").map(|c| c.0), Some(Outcome::Ineligible));
+        assert_eq!(classify("CERAMIC BRAKE PADS").map(|c| c.0), Some(Outcome::Ineligible));
+        // ...but not every word of care: Braille is reviewed (Publication
+        // 502), a rollator's brakes stay a rollator.
+        assert_eq!(classify("BRAILLE BOOK").map(|c| c.0), Some(Outcome::NeedsReview));
+        assert_eq!(classify("MS ROLLATOR SEAT BRAKES").map(|c| c.0), Some(Outcome::Eligible));
+        // A breast pump named by its maker and model is no shoe.
+        assert_eq!(classify("MEDELA PUMP IN STYLE").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("LANSINOH BREASTMILK BAGS").map(|c| c.0), Some(Outcome::Eligible));
+    }
+
+    #[test]
     fn a_medical_word_outranks_a_goods_word_on_the_same_line() {
         // WordNet knows creams; hydrocortisone makes it a medicine.
         assert_eq!(classify("HYDROCORTISONE CREAM 1OZ").map(|c| c.0), Some(Outcome::Eligible));

@@ -36,7 +36,13 @@ pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD"];
 
 /// Credentials and their cuts a doctor's name may end with (`MD PA`,
 /// `MD FACS`, `MD P` for a cut `PA` or `PC`).
-const NAME_CREDENTIALS: &[&str] = &["MD", "DO", "PA", "PC", "FACS", "PLLC", "LLC", "INC", "P", "F"];
+/// The fellowships of the American colleges of physicians a doctor prints
+/// after `MD` (`FACS` surgeons, `FACOG` obstetricians and gynecologists,
+/// `FACP` physicians, `FAAP` pediatrics, `FACC` cardiology, `FACEP`
+/// emergency physicians, `FAAFP` family physicians) are credentials too.
+const NAME_CREDENTIALS: &[&str] = &[
+    "MD", "DO", "PA", "PC", "FACS", "FACOG", "FACP", "FAAP", "FACC", "FACEP", "FAAFP", "PLLC", "LLC", "INC", "P", "F",
+];
 
 /// The common English words, one a line, upper case, sorted (written by
 /// `scripts/build_lexicon.py`).
@@ -234,18 +240,28 @@ pub fn named_physician<'a>(text: &'a str, found: &[(Signal, &str)]) -> Option<&'
     }
     let at = text.split(' ').position(|w| w == "DR" || w == "DRS")?;
     let from = text.split(' ').take(at).map(|w| w.len() + 1).sum::<usize>();
-    let mut after: Vec<&str> = text[from..].split(' ').skip(1).collect();
-    after.truncate(after.len() - place_words(after.len(), after.last().copied()));
+    let after: Vec<&str> = text[from..].split(' ').skip(1).collect();
+    // `MD` or `DO` at the end is the doctor's credential first (`DR JAN
+    // BAKKER MD`), and Maryland behind a city (`DR JANE ROEBUCK BALTIMORE
+    // MD`) when the name also stands that way.
+    let placed = &after[..after.len() - place_words(after.len(), after.last().copied())];
+    let ends_in_credential = after.last().is_some_and(|w| NAME_CREDENTIALS.contains(w));
+    (names_a_doctor(placed) || ends_in_credential && names_a_doctor(&after)).then_some(&text[from..])
+}
+
+/// Whether the words after `DR` are a name (one to four words, the last of
+/// four letters or more, none after the first shorter than two) and then
+/// up to three credentials.
+fn names_a_doctor(after: &[&str]) -> bool {
     let names = after.iter().take_while(|w| !NAME_CREDENTIALS.contains(w)).count();
     let (name, credentials) = after.split_at(names);
-    let named = (1..=4).contains(&name.len())
+    (1..=4).contains(&name.len())
         && name.iter().all(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
         && name.last().is_some_and(|w| w.len() >= MIN_NAME)
         && name.iter().skip(1).all(|w| w.len() >= 2)
         && credentials.len() <= 3
         && credentials.first().is_none_or(|w| w.len() >= 2)
-        && credentials.iter().all(|w| NAME_CREDENTIALS.contains(w) || CREDENTIALS_BESIDE_DR.contains(w));
-    named.then_some(&text[from..])
+        && credentials.iter().all(|w| NAME_CREDENTIALS.contains(w) || CREDENTIALS_BESIDE_DR.contains(w))
 }
 
 #[cfg(test)]
@@ -262,6 +278,11 @@ mod tests {
         assert!(physician("DR R VENKATARAMAN MD P").is_some(), "an initial, and a cut credential after one");
         assert!(physician("DRS MALONE AND ORTIZ").is_some());
         assert!(physician("CONSULTORIO DR RAMIREZ").is_some());
+        // MD at the end is the credential before it is Maryland: a given
+        // name of three letters is no city's leftover.
+        assert!(physician("DR JAN BAKKER MD").is_some());
+        assert!(physician("DR PIETER DE VRIES MD").is_some(), "a particle inside the name");
+        assert!(physician("DR JANE ROEBUCK BALTIMORE MD").is_some(), "and a city in Maryland still reads");
     }
 
     #[test]
@@ -315,6 +336,7 @@ mod tests {
         assert_eq!(read("JANIS BERZINSKI MD"), Some("JANIS BERZINSKI MD"));
         assert_eq!(read("XXXXX1234 AIVARS KALNINS MD PC"), Some("AIVARS KALNINS MD"));
         assert_eq!(read("OKSANA KOVAL DO TULSA OK"), Some("OKSANA KOVAL DO"));
+        assert_eq!(read("JANIS BERZINSKI MD FACOG"), Some("JANIS BERZINSKI MD"), "a college fellowship after MD");
         assert_eq!(read("ANNAPOLIS MD"), None, "one word before MD: a city in Maryland");
         assert_eq!(read("GLEN BURNIE MD"), None, "common words: a place");
         assert_eq!(read("JANIS BERZINSKI MD AESTHETICS"), None, "a word after the credential");
