@@ -555,18 +555,21 @@ def build_goods(wordnet):
     roots = [(root, NOT_GOODS) for root in GOODS_ROOTS]
     roots += [(root, NOT_GOODS | NOT_LATER_GOODS) for root in LATER_GOODS_ROOTS]
     for (lemma, sense, category), left_out in roots:
-        for raw in lemmas_under(index, synsets, lemma, sense):
+        source = f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"
+        lemmas = list(lemmas_under(index, synsets, lemma, sense))
+        for raw in lemmas:
             word = receipt_words(raw)
             if (len(word) < 4 and word not in SHORT_GOODS) or word in left_out or not re.fullmatch(r"[A-Z ]+", word):
                 continue
-            found.setdefault(word, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}"))
+            found.setdefault(word, (category, source))
         # A receipt drops a lemma's hyphen and glues its halves
-        # (`after-shave` prints as AFTERSHAVE, `t-shirt` as TSHIRT).
-        for raw in lemmas_under(index, synsets, lemma, sense):
+        # (`after-shave` prints as AFTERSHAVE, `t-shirt` as TSHIRT); after
+        # every spelled-out word of the root, as before.
+        not_glued = left_out | NOT_GLUED_GOODS
+        for raw in lemmas:
             glued = raw.replace("-", "").upper()
-            if raw.count("-") == 1 and "_" not in raw and re.fullmatch(r"[A-Z]{4,}", glued) \
-                    and glued not in left_out | NOT_GLUED_GOODS:
-                found.setdefault(glued, (category, f"WordNet 3.0 (wordnet-base): {lemma}.n.{sense:02d}, {raw} glued"))
+            if raw.count("-") == 1 and "_" not in raw and re.fullmatch(r"[A-Z]{4,}", glued) and glued not in not_glued:
+                found.setdefault(glued, (category, f"{source}, {raw} glued"))
     return sorted((word, category, "ineligible", source) for word, (category, source) in found.items())
 
 
