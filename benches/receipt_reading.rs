@@ -90,6 +90,7 @@ fn main() {
                                 amount_minor: case.amount_minor,
                                 date: NaiveDate::parse_from_str(case.date, "%Y-%m-%d").unwrap(),
                                 merchant_id: None,
+                                mcc: None,
                             };
                             let parsed = readings.iter().map(|text| parse(text)).collect();
                             std::hint::black_box(decide_readings(&engine, parsed, facts));

@@ -380,6 +380,7 @@ fn the_receipt_parser_and_the_engine_take_any_text() {
             amount_minor: amount,
             date: chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap(),
             merchant_id: None,
+            mcc: None,
         };
         let _ = sail_engine::receipts::decide(engine, &parsed, facts);
         for line in text.lines().take(50) {

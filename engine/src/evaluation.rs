@@ -154,6 +154,28 @@ pub fn read_labelled<T: serde::de::DeserializeOwned>(relative: &str) -> Result<V
     csv::Reader::from_path(path)?.deserialize().collect()
 }
 
+/// A pair's `retailers.csv`: each retailer's category code, the one its
+/// card purchases carry, by the slug its receipt lines are filed under.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct RetailerCode {
+    pub retailer: String,
+    pub name: String,
+    pub mcc: String,
+}
+
+/// The category code of each retailer of the pair in folder `pair` under
+/// `tests/data/`, by slug; empty for a pair written before retailers had
+/// codes (its lines are read with nothing known of their store).
+pub fn read_retailer_codes(pair: &str) -> Result<std::collections::HashMap<String, String>, csv::Error> {
+    let relative = format!("{pair}/retailers.csv");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(&relative);
+    if !path.exists() {
+        return Ok(std::collections::HashMap::new());
+    }
+    let rows: Vec<RetailerCode> = read_labelled(&relative)?;
+    Ok(rows.into_iter().map(|row| (row.retailer, row.mcc)).collect())
+}
+
 /// The outcomes in the order a confusion matrix lists them.
 pub const OUTCOMES: [Outcome; 3] = [Outcome::Eligible, Outcome::Ineligible, Outcome::NeedsReview];
 
@@ -253,8 +275,18 @@ pub fn measure_purchases(engine: &crate::Engine, rows: &[LabelledPurchase]) -> M
 /// Every labelled receipt line of `rows`, read as the one item line of a
 /// receipt and classified. A line the parser reads as no item (a tender or
 /// loyalty line) can neither cost nor clear anything: it counts as
-/// `ineligible`.
-pub fn measure_lines(engine: &crate::Engine, rows: &[LabelledLine]) -> Measure {
+/// `ineligible`. `codes` gives each retailer's category code, as its
+/// purchase would carry it (`read_retailer_codes`); when it names any
+/// retailer it must name every one.
+///
+/// # Panics
+/// When `codes` names some retailers of `rows` and not others: a pair's
+/// `retailers.csv` is whole or absent.
+pub fn measure_lines(
+    engine: &crate::Engine,
+    rows: &[LabelledLine],
+    codes: &std::collections::HashMap<String, String>,
+) -> Measure {
     let mut measure = Measure::default();
     // Each line as its own receipt parses it; each retailer's lines
     // together are read as that retailer's receipt, as the receipts path
@@ -270,7 +302,10 @@ pub fn measure_lines(engine: &crate::Engine, rows: &[LabelledLine]) -> Measure {
     for retailer in retailers {
         let at: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].retailer == retailer && parsed[i].is_some()).collect();
         let lines: Vec<crate::receipts::ParsedLine> = at.iter().filter_map(|&i| parsed[i].clone()).collect();
-        for (i, decision) in at.into_iter().zip(crate::receipts::classify_lines(engine, &lines)) {
+        let code = codes.get(retailer).map(String::as_str);
+        assert!(codes.is_empty() || code.is_some(), "retailers.csv has no code for {retailer}");
+        let store = crate::receipts::Store::of(engine, code);
+        for (i, decision) in at.into_iter().zip(crate::receipts::classify_lines(engine, &lines, store)) {
             decided[i] = Some(decision);
         }
     }

@@ -37,7 +37,7 @@ pub mod signals;
 // The word maps are looked up several times for every purchase: foldhash
 // rather than SipHash (measured, docs/benchmarks.md). Seeded per process;
 // only the engine's own data is ever inserted.
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
@@ -388,6 +388,10 @@ pub struct Engine {
     /// What receipt and order lines name (`lexicon`).
     items: &'static ItemLexicon,
     mccs: HashMap<String, MccRule>,
+    /// Category codes of stores that sell nothing for medical care
+    /// (`data/mcc_stores_without_care.csv`): how a receipt's lines are read
+    /// there (`receipts::Store`).
+    stores_without_care: HashSet<String>,
 }
 
 /// A multi-word name written as one word, as web domains and some card
@@ -566,6 +570,19 @@ impl Engine {
                 Ok((row.mcc, MccRule { outcome, description: row.description }))
             })
             .collect::<Result<_, EngineError>>()?;
+        let stores_without_care = reference::stores_without_care()?
+            .into_iter()
+            .map(|row| {
+                if row.mcc.len() == 4 && row.mcc.bytes().all(|b| b.is_ascii_digit()) {
+                    Ok(row.mcc)
+                } else {
+                    Err(EngineError::Reference(reference::ReferenceError {
+                        file: "data/mcc_stores_without_care.csv",
+                        reason: format!("'{}' is not a four-digit category code", row.mcc),
+                    }))
+                }
+            })
+            .collect::<Result<_, EngineError>>()?;
         let directory_categories = directory.iter().map(|m| merchant_category(&m.name, m.typical_outcome)).collect();
         Ok(Engine {
             directory,
@@ -576,6 +593,7 @@ impl Engine {
             vocabulary: Vocabulary::new()?,
             items: ItemLexicon::shared()?,
             mccs,
+            stores_without_care,
         })
     }
 
@@ -594,6 +612,12 @@ impl Engine {
     /// Whether the product lexicon knows `word` (canonical, upper case).
     pub fn knows_item_word(&self, word: &str) -> bool {
         self.items.knows_word(word)
+    }
+
+    /// Whether a store whose purchases carry category code `mcc` sells
+    /// nothing for medical care (`data/mcc_stores_without_care.csv`).
+    pub fn store_sells_no_care(&self, mcc: &str) -> bool {
+        self.stores_without_care.contains(mcc.trim())
     }
 
     pub fn classify_item(&self, description: &str) -> Option<(Outcome, &'static str)> {

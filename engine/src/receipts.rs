@@ -260,16 +260,70 @@ pub struct LineDecision {
     pub outcome: Outcome,
     /// The item rule's category, or why the line needs review.
     pub reason: String,
+    /// The line names care, at a store that sells none (`Store::SellsNoCare`):
+    /// held for a person rather than called eligible.
+    pub held_for_its_store: bool,
 }
+
+/// What the store a receipt comes from is known to sell, from the category
+/// code its purchase carries (`data/mcc_stores_without_care.csv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Store {
+    /// Nothing is known against care: each line is read by its words.
+    #[default]
+    MaySellCare,
+    /// A store whose stock holds nothing for medical care (auto parts,
+    /// apparel, shoes, music, home furnishings, toys). There a word of care
+    /// inside everyday goods (`FLOOR LINERS`, `TODDLER FIRST WALKERS`, `OBD2
+    /// CODE READER`) is far likelier than care itself, so a line that reads
+    /// as care is held for a person, and a line no term names is the store's
+    /// everyday goods (`NIKE AIR MAX 90`): not care.
+    SellsNoCare,
+}
+
+impl Store {
+    /// The store of a purchase with category code `mcc`.
+    pub fn of(engine: &Engine, mcc: Option<&str>) -> Store {
+        match mcc {
+            Some(code) if engine.store_sells_no_care(code) => Store::SellsNoCare,
+            _ => Store::MaySellCare,
+        }
+    }
+
+    /// `decision`, read at this store.
+    fn reads(self, decision: LineDecision) -> LineDecision {
+        match (self, decision.outcome) {
+            (Store::SellsNoCare, Outcome::Eligible) => {
+                LineDecision { outcome: Outcome::NeedsReview, held_for_its_store: true, ..decision }
+            }
+            (Store::SellsNoCare, Outcome::NeedsReview) if decision.reason == UNCLASSIFIED => {
+                LineDecision { outcome: Outcome::Ineligible, reason: STORE_GOODS.to_string(), ..decision }
+            }
+            _ => decision,
+        }
+    }
+}
+
+/// The category of a line no term of the product lexicon names.
+pub const UNCLASSIFIED: &str = "unclassified";
+/// The category of a line no term names, at a store that sells no care:
+/// the store's own goods.
+pub const STORE_GOODS: &str = "store_goods";
 
 /// Classifies one item line by the engine's product lexicon; a line no
 /// term names needs review (`unclassified`).
 pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
     let (outcome, reason) = match engine.classify_item(&line.description) {
         Some((outcome, category)) => (outcome, category.to_string()),
-        None => (Outcome::NeedsReview, "unclassified".to_string()),
+        None => (Outcome::NeedsReview, UNCLASSIFIED.to_string()),
     };
-    LineDecision { description: line.description.clone(), amount_minor: line.amount_minor, outcome, reason }
+    LineDecision {
+        description: line.description.clone(),
+        amount_minor: line.amount_minor,
+        outcome,
+        reason,
+        held_for_its_store: false,
+    }
 }
 
 /// Classifies a receipt's item lines together. A word that begins at
@@ -278,21 +332,23 @@ pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
 /// part of any product: it is set aside before each such line is read, so
 /// that a prefix that happens to abbreviate a product word (`SNS` is how
 /// receipts shorten SINUS) decides nothing. A known word stays (`GNC`
-/// names the supplements it sells).
-pub fn classify_lines(engine: &Engine, lines: &[ParsedLine]) -> Vec<LineDecision> {
+/// names the supplements it sells). Each line is then read at `store`
+/// (`Store::reads`).
+pub fn classify_lines(engine: &Engine, lines: &[ParsedLine], store: Store) -> Vec<LineDecision> {
     let prefix = store_prefix(lines.iter().map(|l| l.description.as_str()))
         .filter(|word| !engine.knows_item_word(&crate::normalize::canonical_words(word)));
     lines
         .iter()
         .map(|line| {
             let rest = prefix.as_deref().and_then(|p| line_after_prefix(&line.description, p));
-            match rest {
+            let decision = match rest {
                 Some(rest) => {
                     let without = ParsedLine { description: rest.to_string(), amount_minor: line.amount_minor };
                     LineDecision { description: line.description.clone(), ..classify_line(engine, &without) }
                 }
                 None => classify_line(engine, line),
-            }
+            };
+            store.reads(decision)
         })
         .collect()
 }
@@ -328,6 +384,9 @@ pub struct PurchaseFacts<'a> {
     pub date: NaiveDate,
     /// The directory merchant the purchase resolved to.
     pub merchant_id: Option<&'a str>,
+    /// The purchase's merchant category code, which says what its store
+    /// sells (`Store`).
+    pub mcc: Option<&'a str>,
 }
 
 /// What a receipt supports for its purchase.
@@ -555,7 +614,7 @@ impl ParsedReceipt {
 pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<'_>) -> ReceiptDecision {
     let recovered = with_misread_tax(engine, receipt, purchase.amount_minor);
     let receipt = recovered.as_ref().unwrap_or(receipt);
-    let mut lines: Vec<LineDecision> = classify_lines(engine, &receipt.lines);
+    let mut lines: Vec<LineDecision> = classify_lines(engine, &receipt.lines, Store::of(engine, purchase.mcc));
     let total_minor = reconciled_total(receipt, purchase.amount_minor);
     repair_one_amount(&mut lines, receipt, total_minor);
     let subtotal: i64 = lines.iter().map(|l| l.amount_minor).sum();
@@ -637,11 +696,7 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
             ),
         )
     } else if !review.is_empty() {
-        (
-            Outcome::NeedsReview,
-            "receipt_lines_need_review",
-            format!("{} line(s) of the receipt could not be classified: {}.", review.len(), review.join(", ")),
-        )
+        (Outcome::NeedsReview, "receipt_lines_need_review", review_reason(&lines))
     } else if eligible_lines <= 0 {
         (Outcome::Ineligible, "receipt_no_eligible_items", "No line of the receipt is an eligible item.".into())
     } else if eligible_minor >= purchase.amount_minor && missing.is_none() {
@@ -660,6 +715,31 @@ pub fn decide(engine: &Engine, receipt: &ParsedReceipt, purchase: PurchaseFacts<
     let eligible_minor =
         if outcome == Outcome::Eligible { eligible_minor.min(purchase.amount_minor) } else { eligible_minor };
     ReceiptDecision::Matched { outcome, eligible_minor, lines, reason_code, reason }
+}
+
+/// Why a receipt's review lines hold it: the lines no term names, and those
+/// that name care at a store that sells none.
+fn review_reason(lines: &[LineDecision]) -> String {
+    let named = |held: bool| -> Vec<&str> {
+        lines
+            .iter()
+            .filter(|l| l.outcome == Outcome::NeedsReview && l.held_for_its_store == held)
+            .map(|l| l.description.as_str())
+            .collect()
+    };
+    let (unread, held) = (named(false), named(true));
+    let mut parts = Vec::new();
+    if !unread.is_empty() {
+        parts.push(format!("{} line(s) of the receipt could not be classified: {}.", unread.len(), unread.join(", ")));
+    }
+    if !held.is_empty() {
+        parts.push(format!(
+            "{} line(s) name care at a store whose category sells none, so a person decides: {}.",
+            held.len(),
+            held.join(", ")
+        ));
+    }
+    parts.join(" ")
 }
 
 #[cfg(test)]
@@ -686,15 +766,67 @@ VISA ****1234            13.48
     }
 
     #[test]
+    fn a_store_that_sells_no_care_holds_care_words_and_calls_its_unknown_goods_its_own() {
+        let engine = engine();
+        let lines = items(&["FLOOR LINERS FRONT", "MOBIL 1 0W20 5QT", "WIPER BLADES 22IN", "IBUPROFEN 200MG"]);
+        let at = |store| -> Vec<(Outcome, bool, String)> {
+            classify_lines(&engine, &lines, store)
+                .into_iter()
+                .map(|d| (d.outcome, d.held_for_its_store, d.reason))
+                .collect()
+        };
+        let auto_parts = Store::of(&engine, Some("5533"));
+        assert_eq!(auto_parts, Store::SellsNoCare);
+        let read = at(auto_parts);
+        // A word of care is held for a person, whatever it names.
+        assert_eq!((read[0].0, read[0].1), (Outcome::NeedsReview, true));
+        assert_eq!((read[3].0, read[3].1), (Outcome::NeedsReview, true));
+        // A line no term names is the store's own goods; a known one keeps its reading.
+        assert_eq!(read[1], (Outcome::Ineligible, false, STORE_GOODS.to_string()));
+        assert_eq!((read[2].0, read[2].1), (Outcome::Ineligible, false));
+        assert_ne!(read[2].2, STORE_GOODS);
+        // Elsewhere, or with no code, the words alone decide.
+        for store in [Store::of(&engine, Some("5912")), Store::of(&engine, None), Store::MaySellCare] {
+            assert_eq!(store, Store::MaySellCare);
+            let read = at(store);
+            assert_eq!((read[0].0, read[0].1), (Outcome::Eligible, false));
+            assert_eq!(read[1], (Outcome::NeedsReview, false, UNCLASSIFIED.to_string()));
+        }
+    }
+
+    #[test]
+    fn a_receipt_from_a_store_that_sells_no_care_says_which_lines_wait_for_a_person() {
+        let text =
+            "NAPA Auto Parts\n11/20/2026\nMOBIL 1 0W20 5QT     34.99\nFLOOR LINERS FRONT   34.99\nTOTAL   69.98\n";
+        let receipt = parse(text);
+        let at = |mcc| PurchaseFacts { mcc, ..facts(6998) };
+        let ReceiptDecision::Matched { outcome, reason_code, reason, .. } =
+            decide(&engine(), &receipt, at(Some("5533")))
+        else {
+            panic!("the receipt matches its purchase")
+        };
+        assert_eq!((outcome, reason_code), (Outcome::NeedsReview, "receipt_lines_need_review"));
+        assert!(reason.contains("name care at a store whose category sells none") && reason.contains("FLOOR LINERS"));
+        assert!(!reason.contains("could not be classified"), "{reason}");
+        // With no code the liners read as care, and the oil as nothing known.
+        let ReceiptDecision::Matched { outcome, reason, .. } = decide(&engine(), &receipt, at(None)) else {
+            panic!("the receipt matches its purchase")
+        };
+        assert_eq!(outcome, Outcome::NeedsReview);
+        assert!(reason.contains("could not be classified: MOBIL 1 0W20 5QT."), "{reason}");
+    }
+
+    #[test]
     fn a_stores_own_prefix_decides_nothing_on_its_lines() {
         // `SNS` abbreviates SINUS; printed before every line of Shop 'n
         // Save's receipt it is the store's.
         let receipt = items(&["SNS HAM SLICED LB", "SNS MOTOR OIL 5QT", "SNS PAPER TOWEL 8RL", "SNS IBUPROFEN 200MG"]);
         assert_eq!(store_prefix(receipt.iter().map(|l| l.description.as_str())).as_deref(), Some("SNS"));
-        let outcomes: Vec<Outcome> = classify_lines(&engine(), &receipt).iter().map(|d| d.outcome).collect();
+        let outcomes: Vec<Outcome> =
+            classify_lines(&engine(), &receipt, Store::MaySellCare).iter().map(|d| d.outcome).collect();
         assert_eq!(outcomes, [Outcome::Ineligible, Outcome::Ineligible, Outcome::Ineligible, Outcome::Eligible]);
         // The decision keeps the line as printed.
-        assert_eq!(classify_lines(&engine(), &receipt)[0].description, "SNS HAM SLICED LB");
+        assert_eq!(classify_lines(&engine(), &receipt, Store::MaySellCare)[0].description, "SNS HAM SLICED LB");
         // Alone, the line is read whole, as before.
         assert_eq!(classify_line(&engine(), &receipt[0]).outcome, Outcome::Eligible);
     }
@@ -706,7 +838,8 @@ VISA ****1234            13.48
         assert_eq!(store_prefix(["SNS", "SNS", "SNS"].into_iter()), None);
         // A word the lexicon knows may be the product's: it stays.
         let receipt = items(&["IBUPROFEN 200MG 24CT", "IBUPROFEN 200MG 50CT", "IBUPROFEN PM 20CT"]);
-        let outcomes: Vec<Outcome> = classify_lines(&engine(), &receipt).iter().map(|d| d.outcome).collect();
+        let outcomes: Vec<Outcome> =
+            classify_lines(&engine(), &receipt, Store::MaySellCare).iter().map(|d| d.outcome).collect();
         assert_eq!(outcomes, [Outcome::Eligible; 3]);
     }
 
@@ -753,6 +886,7 @@ VISA ****1234            13.48
             amount_minor: 1650,
             date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
             merchant_id: None,
+            mcc: None,
         };
         match decide(&engine, &parse(text), facts) {
             ReceiptDecision::Matched { outcome, eligible_minor, reason_code, .. } => {
@@ -815,7 +949,12 @@ VISA ****1234            13.48
     }
 
     fn facts(amount_minor: i64) -> PurchaseFacts<'static> {
-        PurchaseFacts { amount_minor, date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(), merchant_id: None }
+        PurchaseFacts {
+            amount_minor,
+            date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
+            merchant_id: None,
+            mcc: None,
+        }
     }
 
     #[test]
@@ -954,6 +1093,7 @@ VISA ****1234            13.48
             amount_minor: 4200,
             date: NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
             merchant_id: None,
+            mcc: None,
         };
         assert!(matches!(
             decide(&engine, &parse(PHARMACY), facts),
@@ -963,12 +1103,14 @@ VISA ****1234            13.48
             amount_minor: 1348,
             date: NaiveDate::from_ymd_opt(2026, 12, 20).unwrap(),
             merchant_id: None,
+            mcc: None,
         };
         assert!(matches!(decide(&engine, &parse(PHARMACY), late), ReceiptDecision::Mismatch { .. }));
         let same = PurchaseFacts {
             amount_minor: 1348,
             date: NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
             merchant_id: None,
+            mcc: None,
         };
         assert!(matches!(
             decide(&engine, &parse(PHARMACY), same),

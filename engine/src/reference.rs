@@ -10,6 +10,9 @@ use sha2::{Digest, Sha256};
 pub const DESCRIPTORS_CSV: &str = include_str!("../../data/descriptors.csv");
 /// `data/mcc_medical.csv`: merchant category codes with a default outcome.
 pub const MCC_CSV: &str = include_str!("../../data/mcc_medical.csv");
+/// `data/mcc_stores_without_care.csv`: category codes of stores whose stock
+/// holds nothing for medical care.
+pub const STORES_WITHOUT_CARE_CSV: &str = include_str!("../../data/mcc_stores_without_care.csv");
 /// `data/merchants.csv`: the merchant directory.
 pub const MERCHANTS_CSV: &str = include_str!("../../data/merchants.csv");
 /// `data/administrators.csv`: the HSA/FSA administrator directory.
@@ -55,6 +58,14 @@ pub struct MccRow {
     pub description: String,
     pub default_outcome: String,
     pub rationale_source: String,
+}
+
+/// One row of `mcc_stores_without_care.csv`.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct StoreWithoutCareRow {
+    pub mcc: String,
+    pub description: String,
+    pub basis: String,
 }
 
 /// 2025-01-01T00:00:00Z, the timestamp part of every directory id.
@@ -142,6 +153,11 @@ pub fn mccs() -> Result<Vec<MccRow>, ReferenceError> {
     parse("data/mcc_medical.csv", MCC_CSV)
 }
 
+/// The category codes of `mcc_stores_without_care.csv`.
+pub fn stores_without_care() -> Result<Vec<StoreWithoutCareRow>, ReferenceError> {
+    parse("data/mcc_stores_without_care.csv", STORES_WITHOUT_CARE_CSV)
+}
+
 /// The merchant directory of `merchants.csv`.
 pub fn merchants() -> Result<Vec<MerchantSeed>, ReferenceError> {
     parse("data/merchants.csv", MERCHANTS_CSV)
@@ -164,6 +180,7 @@ mod tests {
         assert_eq!(merchants().unwrap().len(), count(MERCHANTS_CSV));
         assert_eq!(administrators().unwrap().len(), count(ADMINISTRATORS_CSV));
         assert_eq!(knowledge().unwrap().len(), count(KNOWLEDGE_CSV));
+        assert_eq!(stores_without_care().unwrap().len(), count(STORES_WITHOUT_CARE_CSV));
         assert!(descriptors().unwrap().len() >= 44 && mccs().unwrap().len() >= 47);
     }
 

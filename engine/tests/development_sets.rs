@@ -12,7 +12,9 @@
 )]
 
 use sail_engine::Engine;
-use sail_engine::evaluation::{LabelledLine, LabelledPurchase, measure_lines, measure_purchases, read_labelled};
+use sail_engine::evaluation::{
+    LabelledLine, LabelledPurchase, measure_lines, measure_purchases, read_labelled, read_retailer_codes,
+};
 
 #[test]
 fn purchases_of_the_first_pair() {
@@ -31,7 +33,8 @@ fn purchases_of_the_first_pair() {
 fn receipt_lines_of_the_first_pair() {
     let engine = Engine::seeded().unwrap();
     let rows: Vec<LabelledLine> = read_labelled("held_out_2026_11_26/receipt_lines.csv").unwrap();
-    let measure = measure_lines(&engine, &rows);
+    let codes = read_retailer_codes("held_out_2026_11_26").unwrap();
+    let measure = measure_lines(&engine, &rows, &codes);
     println!("{}", measure.report("first pair, receipt lines"));
     assert!(measure.false_eligible.is_empty(), "non-medical lines called eligible: {:#?}", measure.false_eligible);
     // A regression guard on development data (96.4% when set).

@@ -20,7 +20,9 @@
 )]
 
 use sail_engine::Engine;
-use sail_engine::evaluation::{LabelledLine, LabelledPurchase, measure_lines, measure_purchases, read_labelled};
+use sail_engine::evaluation::{
+    LabelledLine, LabelledPurchase, measure_lines, measure_purchases, read_labelled, read_retailer_codes,
+};
 
 /// What one measuring run found, held as floors just under it: its false
 /// `eligible` purchases and non-medical lines called eligible are named, so
@@ -87,7 +89,8 @@ fn receipt_lines(pair: &str) {
     let run = Run::of(pair);
     let engine = Engine::seeded().unwrap();
     let rows: Vec<LabelledLine> = read_labelled(&format!("{pair}/receipt_lines.csv")).unwrap();
-    let measure = measure_lines(&engine, &rows);
+    let codes = read_retailer_codes(pair).unwrap();
+    let measure = measure_lines(&engine, &rows, &codes);
     println!("{}", measure.report(&format!("{pair}, receipt lines")));
     let new: Vec<&(String, String)> =
         measure.false_eligible.iter().filter(|(l, _)| !run.eligible_lines.contains(l)).collect();

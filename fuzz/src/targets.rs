@@ -17,6 +17,7 @@ pub fn receipt_text(data: &[u8]) {
         amount_minor: 1_348,
         date: chrono::NaiveDate::from_ymd_opt(2026, 11, 2).expect("a date"),
         merchant_id: None,
+        mcc: None,
     };
     let _ = sail_engine::receipts::decide(engine(), &parsed, facts);
 }

@@ -172,6 +172,69 @@ async fn a_pharmacy_receipt_clears_a_needs_review_expense() {
     assert_eq!(event["after"]["eligible_amount"], 24.98);
 }
 
+/// A receipt is read at the store its purchase names: at an auto-parts
+/// store (category code 5533, which sells nothing for medical care) a line
+/// that reads as care is held for a person and a line no term names is the
+/// store's own goods; the same receipt with no code reads the line as care.
+#[tokio::test]
+async fn a_receipt_is_read_at_the_store_its_purchase_names() {
+    let app = TestApp::spawn().await;
+    let (key, user_id, connection_id) = setup(&app).await;
+    let purchase = |id: &str, amount: f64, mcc: Option<&str>| {
+        let mut row = json!({"external_transaction_id": id, "date": "2026-11-03", "amount": amount,
+                             "description": "NAPA AUTO PARTS 0123"});
+        if let Some(mcc) = mcc {
+            row["mcc"] = json!(mcc);
+        }
+        row
+    };
+    let rows = json!({"transactions": [
+        purchase("auto-mixed", 69.98, Some("5533")),
+        purchase("auto-goods", 42.98, Some("5533")),
+        purchase("no-code", 69.98, None),
+    ]});
+    let pushed = app.post(&key, &format!("/users/{user_id}/connections/{connection_id}/transactions"), rows).await;
+    assert_eq!(pushed.status, 202, "{}", pushed.body);
+    app.wait_for_job(&key, pushed.body["job_id"].as_str().unwrap()).await;
+    let listed = app.get(&key, &format!("/users/{user_id}/expenses?limit=100")).await.body;
+    let expense = |id: &str| -> String {
+        let found = listed["data"].as_array().unwrap().iter().find(|e| e["external_transaction_id"] == id);
+        found.unwrap()["id"].as_str().unwrap().to_string()
+    };
+    let read = |expense_id: String, text: &'static str| {
+        let (app, key, user_id) = (&app, &key, &user_id);
+        async move {
+            let created = upload(app, key, user_id, &expense_id, "napa.txt", text.as_bytes().to_vec()).await;
+            assert_eq!(created.status, 201, "{}", created.body);
+            let read = wait_read(app, key, user_id, &expense_id, created.body["id"].as_str().unwrap()).await;
+            let decided = app.get(key, &format!("/users/{user_id}/expenses/{expense_id}")).await.body;
+            (read, decided)
+        }
+    };
+    let mixed = "NAPA Auto Parts\n11/03/2026\nMOBIL 1 0W20 5QT     34.99\nFLOOR LINERS FRONT   34.99\nTOTAL   69.98\n";
+    let (receipt, decided) = read(expense("auto-mixed"), mixed).await;
+    let line = |receipt: &Value, n: usize| {
+        (receipt["line_items"][n]["status"].clone(), receipt["line_items"][n]["category"].clone())
+    };
+    assert_eq!(line(&receipt, 0), (json!("ineligible"), json!("store_goods")), "{receipt}");
+    assert_eq!(line(&receipt, 1), (json!("needs_review"), json!("menstrual_care")), "{receipt}");
+    assert_eq!(decided["status"], "needs_review", "{decided}");
+    assert_eq!(decided["reason"]["code"], "receipt_lines_need_review");
+    let message = decided["reason"]["message"].as_str().unwrap();
+    assert!(message.contains("store whose category sells none") && message.contains("FLOOR LINERS"), "{message}");
+
+    let goods = "NAPA Auto Parts\n11/03/2026\nMOBIL 1 0W20 5QT     34.99\nNAPA GOLD 1348        7.99\nTOTAL   42.98\n";
+    let (receipt, decided) = read(expense("auto-goods"), goods).await;
+    assert_eq!(line(&receipt, 1), (json!("ineligible"), json!("store_goods")), "{receipt}");
+    assert_eq!(decided["status"], "ineligible", "{decided}");
+    assert_eq!(decided["reason"]["code"], "receipt_no_eligible_items");
+
+    // With no category code nothing is known of the store: the words alone decide.
+    let (receipt, _) = read(expense("no-code"), mixed).await;
+    assert_eq!(line(&receipt, 0).1, json!("unclassified"), "{receipt}");
+    assert_eq!(line(&receipt, 1), (json!("eligible"), json!("menstrual_care")), "{receipt}");
+}
+
 #[tokio::test]
 async fn uploads_are_checked_by_their_bytes_size_scope_and_tenancy() {
     let app = TestApp::spawn().await;

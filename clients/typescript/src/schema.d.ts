@@ -1892,7 +1892,10 @@ export interface components {
             amount: number;
             /** @description The item rule's category, as an expense item's `category` names it
              *     (`otc_medicine`, `groceries`…), or `unclassified` when no term of the
-             *     product lexicon names the line. */
+             *     product lexicon names the line, or `store_goods` when none names it and
+             *     the purchase's category code is of a store that sells nothing for
+             *     medical care (docs/receipts.md). At such a store a line whose category
+             *     is care is `needs_review`: a person decides. */
             category: string;
             description: string;
             /** @description The same value as `category`, under its first name: kept for

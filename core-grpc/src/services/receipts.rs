@@ -352,6 +352,7 @@ async fn record_reading(
                 date: chrono::NaiveDate::parse_from_str(&expense.date, "%Y-%m-%d")
                     .map_err(|err| CoreError::Internal(format!("expense date: {err}")))?,
                 merchant_id: expense.merchant_id.as_deref(),
+                mcc: expense.mcc.as_deref(),
             };
             let (parsed, decision) = receipts::decide_readings(engine, readings, facts)
                 .ok_or_else(|| CoreError::Internal(format!("receipt {} kept no reading", found.id)))?;
