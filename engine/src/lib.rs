@@ -187,7 +187,14 @@ impl Vocabulary {
             let shortest = if head.is_empty() { MIN_CUT_AT_END } else { MIN_PHRASE_CUT_AT_END };
             for end in shortest..last.len() {
                 let cut = if head.is_empty() { last[..end].to_string() } else { format!("{head} {}", &last[..end]) };
-                if words.contains_key(&cut) || NOT_TRUNCATIONS.contains(&&last[..end]) {
+                // A phrase of non-medical use cut to two letters that are a
+                // state code is the state the bank prints (`MERCY HOSPITAL
+                // CA` is in California, not a cut `HOSPITAL CAFE`); a phrase
+                // of care cut so stays (`PRIMARY CA`).
+                let a_state = matches!(signal, Signal::NonMedical(_))
+                    && end == MIN_PHRASE_CUT_AT_END
+                    && STATES.contains(&&last[..end]);
+                if words.contains_key(&cut) || NOT_TRUNCATIONS.contains(&&last[..end]) || a_state {
                     continue;
                 }
                 cut_at_end

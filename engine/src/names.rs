@@ -32,7 +32,7 @@ pub const ELECTIVE_PRACTICE_CODES: [&str; 2] = ["8011", "8071"];
 
 /// Credentials that count as medical words only beside `DR`: each is also
 /// an ordinary abbreviation.
-pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD"];
+pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD", "NP"];
 
 /// Credentials and their cuts a doctor's name may end with (`MD PA`,
 /// `MD FACS`, `MD P` for a cut `PA` or `PC`).
@@ -43,6 +43,10 @@ pub const CREDENTIALS_BESIDE_DR: &[&str] = &["MD", "AUD", "PT", "LAC", "PHD"];
 const NAME_CREDENTIALS: &[&str] = &[
     "MD", "DO", "PA", "PC", "FACS", "FACOG", "FACP", "FAAP", "FACC", "FACEP", "FAAFP", "PLLC", "LLC", "INC", "P", "F",
 ];
+
+/// A naturopathic doctor's credentials (`ND`, `NMD`): after `DR` they say
+/// the practice is naturopathy, not a physician's.
+const NATUROPATH_CREDENTIALS: &[&str] = &["ND", "NMD"];
 
 /// The common English words, one a line, upper case, sorted (written by
 /// `scripts/build_lexicon.py`).
@@ -244,6 +248,13 @@ pub fn named_physician<'a>(text: &'a str, found: &[(Signal, &str)]) -> Option<&'
     // `MD` or `DO` at the end is the doctor's credential first (`DR JAN
     // BAKKER MD`), and Maryland behind a city (`DR JANE ROEBUCK BALTIMORE
     // MD`) when the name also stands that way.
+    // A final `ND` is a naturopath's doctorate before it is North Dakota
+    // (`DR SOFIA OLIVEIRA ND`): naturopathy is a review, so the name is
+    // not read as a physician's (a physician in a North Dakota town waits
+    // for a person too, which costs no wrong `eligible`).
+    if after.last().is_some_and(|w| NATUROPATH_CREDENTIALS.contains(w)) || after.contains(&"NMD") {
+        return None;
+    }
     let placed = &after[..after.len() - place_words(after.len(), after.last().copied())];
     let ends_in_credential = after.last().is_some_and(|w| NAME_CREDENTIALS.contains(w));
     (names_a_doctor(placed) || ends_in_credential && names_a_doctor(&after)).then_some(&text[from..])
@@ -270,6 +281,15 @@ mod tests {
 
     fn physician(text: &str) -> Option<&str> {
         named_physician(text, &[])
+    }
+
+    #[test]
+    fn a_naturopaths_nd_is_not_north_dakota_behind_a_doctors_name() {
+        assert_eq!(physician("DR SOFIA OLIVEIRA ND"), None);
+        assert_eq!(physician("DR HANS MOLL NMD PLLC"), None);
+        // North Dakota behind a city and a physician's credential still reads.
+        assert!(physician("DR JANE ROEBUCK MD FARGO ND").is_none(), "ends in ND: a person decides");
+        assert!(physician("DR JANE ROEBUCK MD FARGO SD").is_some());
     }
 
     #[test]

@@ -231,6 +231,41 @@ fn a_credential_that_is_also_an_abbreviation_counts_only_beside_dr() {
 }
 
 #[test]
+fn licensed_practitioners_are_read_by_their_credentials() {
+    // Nurse anesthetists, nurse midwives, speech-language pathologists,
+    // occupational therapists and physician assistants: care by their
+    // credential alone, under a broad code or none.
+    for (descriptor, mcc) in [
+        ("POS DEBIT 0101 HELGA BRANDT CRNA RALEIGH NC", Some("8011")),
+        ("CHECKCARD 1109 IRIS OKONKWO CNM", Some("8099")),
+        ("MILO ASKEW SLP", None),
+        ("PURCHASE AUTHORIZED ON 12/04 TOVE LIND OTR S633197816 CARD 6185", Some("8099")),
+        ("BRAM KESTEVEN PA C", Some("8011")),
+        ("DR HALINA WROBEL NP", Some("8011")),
+    ] {
+        assert_eq!(card(descriptor, mcc).outcome, Outcome::Eligible, "{descriptor}");
+    }
+    // `NP` is also an ordinary abbreviation: alone it is no practitioner.
+    assert_ne!(card("RIVERTON NP SUPPLY", Some("8099")).outcome, Outcome::Eligible);
+    // A naturopath's `ND` after a doctor's name is no physician.
+    assert_eq!(card("DR SOFIA OLIVEIRA ND", Some("8011")).outcome, Outcome::NeedsReview);
+}
+
+#[test]
+fn a_business_at_a_hospital_cut_short_by_the_bank_is_a_review() {
+    for cut in
+        ["TAMPICO HOSPITAL CAF #2216", "GILGANDRA HOSPITAL KIO", "COONAMBLE HOSPITAL FLO", "WARREN HOSPITAL CAR PARK"]
+    {
+        assert_eq!(card(cut, Some("8062")).outcome, Outcome::NeedsReview, "{cut}");
+    }
+    // Two letters that are a state code are the state, not a cut café.
+    assert_eq!(card("MERCY GENERAL HOSPITAL CA", Some("8062")).outcome, Outcome::Eligible);
+    assert_eq!(card("ST LUKES HOSPITAL FL", Some("8062")).outcome, Outcome::Eligible);
+    // A phrase of care cut so still reads as care.
+    assert_eq!(card("ZEPHYRHILLS PRIMARY CA MOBILE AL", Some("8011")).outcome, Outcome::Eligible);
+}
+
+#[test]
 fn a_grocery_is_a_mixed_basket_whatever_departments_it_lists() {
     let grocery = card("TIMBERWOLF GROCERY & DELI", Some("5411"));
     assert_eq!((grocery.outcome, grocery.reason.code), (Outcome::NeedsReview, "mixed_merchant"));
