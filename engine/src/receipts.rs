@@ -272,8 +272,9 @@ pub enum Store {
     /// Nothing is known against care: each line is read by its words.
     #[default]
     MaySellCare,
-    /// A store whose stock holds nothing for medical care (auto parts,
-    /// apparel, shoes, music, home furnishings, toys). There a word of care
+    /// A store whose stock holds nothing for medical care (auto parts and
+    /// service, apparel of one kind, shoes, music, jewelry, toys, pets).
+    /// There a word of care
     /// inside everyday goods (`FLOOR LINERS`, `TODDLER FIRST WALKERS`, `OBD2
     /// CODE READER`) is far likelier than care itself, so a line that reads
     /// as care is held for a person, and a line no term names is the store's
