@@ -67,6 +67,10 @@ pub struct CategoryCode<'a> {
 /// goods (fashion sunglasses), B2B equipment. Alone they prove nothing.
 pub const BROAD_MEDICAL_CODES: &[&str] = &["8099", "8050", "8043", "5047"];
 
+/// Hospitals: the code under which a hospital's own shops and car parks
+/// also charge ([`CategoryCode::hosts_other_trades`]).
+pub const HOSPITALS_CODE: &str = "8062";
+
 impl CategoryCode<'_> {
     /// The category a code's purchases fall in.
     pub fn category(&self) -> &'static str {
@@ -108,6 +112,14 @@ impl CategoryCode<'_> {
     /// care only beside a medical word.
     pub fn is_unlisted_health_code(&self) -> bool {
         self.listed.is_none() && self.code.parse::<u16>().is_ok_and(|n| (8000..=8099).contains(&n))
+    }
+
+    /// Whether businesses that are not care also settle under the code:
+    /// a hospital's cafeteria, gift shop, florist and car park charge as the
+    /// hospital (`data/mcc_medical.csv` says so of 8062). Beside such a code a
+    /// word of another trade is a question, not a refusal nor a yes.
+    pub fn hosts_other_trades(&self) -> bool {
+        self.code == HOSPITALS_CODE
     }
 
     /// The code as a reason names it: "Dentists (MCC 8021)".

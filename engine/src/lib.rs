@@ -264,8 +264,18 @@ impl Vocabulary {
             .filter(|&&i| matches!(self.keywords[i].1, Signal::Medical { specialty: true, .. }))
     }
 
-    /// Every signal in `text` (canonical words), with the words as found.
-    fn find<'a>(&self, text: &'a str) -> Vec<(Signal, &'a str)> {
+    /// The other trade `word` names in the plural (`GIFTS`, `FLOWERS`), read
+    /// only under a code that such trades share with care (a hospital's):
+    /// elsewhere a plural names the goods of a store that may sell care too
+    /// (`RX AND GIFTS`, `DIABETIC SHOES`).
+    fn trade_in_the_singular(&self, word: &str) -> Option<&usize> {
+        Self::singular_entry(&self.words, word).filter(|&&i| matches!(self.keywords[i].1, Signal::NonMedical(_)))
+    }
+
+    /// Every signal in `text` (canonical words), with the words as found;
+    /// `trades_in_the_plural` under a code that other trades share with care
+    /// ([`trade_in_the_singular`](Self::trade_in_the_singular)).
+    fn find<'a>(&self, text: &'a str, trades_in_the_plural: bool) -> Vec<(Signal, &'a str)> {
         // Each signal with where it stands in `text`.
         let mut found: Vec<(Signal, std::ops::Range<usize>)> = self
             .phrases
@@ -279,10 +289,17 @@ impl Vocabulary {
             // A whole keyword; else a brand that begins with a word of
             // cosmetic or conditional care (`VEINWORKS`, `LASERLUXE`): that
             // word counts. It can only move a purchase away from `eligible`.
-            let index = self.words.get(word).or_else(|| self.specialty_in_the_singular(word)).or_else(|| {
-                let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
-                (MIN_GLUED_HEAD..=longest).rev().find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
-            });
+            let index = self
+                .words
+                .get(word)
+                .or_else(|| self.specialty_in_the_singular(word))
+                .or_else(|| trades_in_the_plural.then(|| self.trade_in_the_singular(word)).flatten())
+                .or_else(|| {
+                    let longest = word.len().checked_sub(MIN_GLUED_TAIL)?;
+                    (MIN_GLUED_HEAD..=longest)
+                        .rev()
+                        .find_map(|end| word.get(..end).and_then(|h| self.glued_heads.get(h)))
+                });
             found.extend(index.map(|&i| (self.keywords[i].1, at.clone())));
             found.extend(Self::word_or_its_singular(&self.field_words, word).map(|&i| (self.keywords[i].1, at)));
         }
@@ -667,15 +684,16 @@ impl Engine {
         }
 
         // The descriptor's words, and the partner's clean name where given.
-        let name_words = purchase.merchant_name.map(canonical_words);
-        let mut found = self.vocabulary.find(&normalized.text);
-        if let Some(words) = name_words.as_deref() {
-            found.extend(self.vocabulary.find(words));
-        }
         let code = mcc.as_deref().map(|code| CategoryCode {
             code,
             listed: mcc_rule.map(|rule| ListedCode { outcome: rule.outcome, description: &rule.description }),
         });
+        let trades_in_the_plural = code.is_some_and(|c| c.hosts_other_trades());
+        let name_words = purchase.merchant_name.map(canonical_words);
+        let mut found = self.vocabulary.find(&normalized.text, trades_in_the_plural);
+        if let Some(words) = name_words.as_deref() {
+            found.extend(self.vocabulary.find(words, trades_in_the_plural));
+        }
         let mut facts = Facts {
             merchant_label: &merchant_label,
             merchant: self.merchant_fact(target, &merchant_label),

@@ -266,7 +266,13 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
     // A medical code of a trade (optical goods, medical supplies), not the
     // catch-all 8099 that med spas and wellness studios also use.
     let narrow_medical_code = f.code.is_some_and(|c| c.listed_as(Outcome::Eligible).is_some() && c.code != "8099");
+    // A hospital's own shops and car parks charge under its code: there, a
+    // word of another trade (`HOSPITAL GIFTS`, `HOSPITAL CANTEEN`) is a
+    // question whatever word stands beside it.
+    let hospital_code = f.code.filter(|c| c.hosts_other_trades()).map(|_| MedicalSide::CategoryCode);
     let contrary = match against.kind {
+        NonMedical::Pet => f.specialty.map(MedicalSide::Word),
+        _ if hospital_code.is_some() => f.specialty.map(MedicalSide::Word).or(hospital_code),
         NonMedical::MedicalTravel => f.medical.map(MedicalSide::Word),
         NonMedical::Wellness => {
             f.medical.map(MedicalSide::Word).or_else(|| medical_code.then_some(MedicalSide::CategoryCode))

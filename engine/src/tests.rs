@@ -486,3 +486,19 @@ fn a_line_that_names_a_prescription_drug_is_a_prescription_and_everyday_words_ar
         assert_ne!(engine.classify_item(line).map(|(_, c)| c), Some("prescriptions"), "{line}");
     }
 }
+
+#[test]
+fn a_trade_at_a_hospital_is_a_question_under_the_hospitals_code() {
+    // Its shops and car parks charge as the hospital, in the plural too.
+    for descriptor in
+        ["KOPPAL HOSPITAL GIFTS", "HAVERI HOSPITAL CANTEEN", "VARNA HOSPITAL CAFETERIA", "SUCEAVA HOSPITAL PARKING"]
+    {
+        let result = card(descriptor, Some("8062"));
+        assert_eq!(result.outcome, Outcome::NeedsReview, "{descriptor}: {:?}", result.reason);
+    }
+    assert_eq!(card("SAINT AGATHA MEDICAL CENTER BILLING", Some("8062")).outcome, Outcome::Eligible);
+    // Under another code a trade's word says what it says, and a plural is
+    // not read as its trade (a drugstore's gifts are its goods).
+    assert_eq!(card("UNIVERSITY HOSPITAL CAFE", Some("5812")).outcome, Outcome::Ineligible);
+    assert_eq!(card("ROSCOMMON RX AND GIFTS", Some("5912")).outcome, Outcome::NeedsReview);
+}
