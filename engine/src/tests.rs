@@ -502,3 +502,24 @@ fn a_trade_at_a_hospital_is_a_question_under_the_hospitals_code() {
     assert_eq!(card("UNIVERSITY HOSPITAL CAFE", Some("5812")).outcome, Outcome::Ineligible);
     assert_eq!(card("ROSCOMMON RX AND GIFTS", Some("5912")).outcome, Outcome::NeedsReview);
 }
+
+#[test]
+fn offers_that_may_be_treatment_or_not_are_questions_under_any_medical_code() {
+    for (descriptor, mcc) in [
+        ("TAURAGE KETAMINE CLINIC", Some("8099")),
+        ("SUDAVIK LOW T CLINIC", None),
+        ("ALBACETE TRT CLINIC", Some("8099")),
+        ("TELSIAI SEMAGLUTIDE CLINIC", Some("8099")),
+        ("ZAKOPANE GLP1 CLINIC", Some("8099")),
+        ("AKUREYRI OZONE CLINIC", Some("8099")),
+        ("WESTBRIDGE PRP CLINIC", Some("8099")),
+        ("HEUSDEN 3D BABY ULTRASOU", Some("8071")),
+        ("NEERIJNEN DRUG SCREENING", Some("8071")),
+        ("MORUYA WHOLE BODY MRI", Some("8071")),
+    ] {
+        let result = card(descriptor, mcc);
+        assert_eq!((result.outcome, result.reason.code), (Outcome::NeedsReview, "conditional_care"), "{descriptor}");
+    }
+    // The words stand alone: OZONE inside a brand is not the therapy.
+    assert_ne!(card("AUTOZONE #4412", Some("5533")).outcome, Outcome::NeedsReview);
+}
