@@ -71,6 +71,9 @@ pub const BROAD_MEDICAL_CODES: &[&str] = &["8099", "8050", "8043", "5047"];
 /// also charge ([`CategoryCode::hosts_other_trades`]).
 pub const HOSPITALS_CODE: &str = "8062";
 
+/// Nursing and personal-care facilities ([`CategoryCode::houses_its_patients`]).
+pub const CARE_FACILITIES_CODE: &str = "8050";
+
 impl CategoryCode<'_> {
     /// The category a code's purchases fall in.
     pub fn category(&self) -> &'static str {
@@ -120,6 +123,15 @@ impl CategoryCode<'_> {
     /// word of another trade is a question, not a refusal nor a yes.
     pub fn hosts_other_trades(&self) -> bool {
         self.code == HOSPITALS_CODE
+    }
+
+    /// Whether the code is that of facilities where people live while cared
+    /// for (nursing and personal-care facilities): a stay there is medical
+    /// care only when it is mainly for care (IRS Publication 502, nursing
+    /// homes), so a generic word such as NURSING, which only repeats the
+    /// code, does not decide it; a specialty (HOSPICE) does.
+    pub fn houses_its_patients(&self) -> bool {
+        self.code == CARE_FACILITIES_CODE
     }
 
     /// The code as a reason names it: "Dentists (MCC 8021)".

@@ -406,6 +406,18 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
             [Some(code.evidence(code.category()))],
         );
     }
+    if code.houses_its_patients() && f.specialty.is_none() {
+        return verdict(
+            Outcome::NeedsReview,
+            code.category(),
+            "broad_medical_category",
+            format!(
+                "{} houses people while they are cared for: a stay is medical care only when it is mainly for care (IRS Publication 502), and the name names no kind of care; a receipt decides.",
+                code.label()
+            ),
+            [Some(code.evidence(code.category())), medical_evidence(f.medical)],
+        );
+    }
     if code.is_broad() && f.medical.is_none() {
         return verdict(
             Outcome::NeedsReview,

@@ -198,7 +198,7 @@ fn a_keyword_cut_where_the_name_ends_still_counts_and_only_there() {
     let disorder = card("CHECKCARD 0922 STILLWATER EATING DISORDE", Some("8099"));
     assert_eq!(disorder.outcome, Outcome::Eligible);
     assert!(disorder.evidence.iter().any(|e| e.value == "EATING DISORDE"), "{:?}", disorder.evidence);
-    let nursing = card("POS DEBIT 0312 ROSEWOOD SKILLED NURSI RENO NV", Some("8050"));
+    let nursing = card("POS DEBIT 0312 ROSEWOOD HOME HEALT RENO NV", Some("8050"));
     assert_eq!(nursing.outcome, Outcome::Eligible);
     // The same letters inside the name are not a cut.
     assert_ne!(card("EATING DISORDE GROUP", None).outcome, Outcome::Eligible);
@@ -501,6 +501,19 @@ fn a_trade_at_a_hospital_is_a_question_under_the_hospitals_code() {
     // not read as its trade (a drugstore's gifts are its goods).
     assert_eq!(card("UNIVERSITY HOSPITAL CAFE", Some("5812")).outcome, Outcome::Ineligible);
     assert_eq!(card("ROSCOMMON RX AND GIFTS", Some("5912")).outcome, Outcome::NeedsReview);
+}
+
+#[test]
+fn a_stay_at_a_care_facility_is_a_question_and_care_at_home_or_hospice_is_care() {
+    for descriptor in ["CLOWNFISH NURSING AND", "SHEARWATER SKILLED NURSIN", "ROSEWOOD SKILLED NURSI RENO NV"] {
+        let result = card(descriptor, Some("8050"));
+        assert_eq!(result.outcome, Outcome::NeedsReview, "{descriptor}");
+    }
+    for descriptor in ["BRIGHTSTAR HOME HEALTH", "ALDERWOOD HOSPICE"] {
+        assert_eq!(card(descriptor, Some("8050")).outcome, Outcome::Eligible, "{descriptor}");
+    }
+    // Under a practitioners' code a nurse is care.
+    assert_eq!(card("GENTLE HANDS NURSING", Some("8099")).outcome, Outcome::Eligible);
 }
 
 #[test]
