@@ -341,8 +341,8 @@ impl Vocabulary {
     }
 
     /// A keyword cut short where the name ends (`cut_at_end`), looked for
-    /// only when no whole keyword was found: the phrase of up to three
-    /// words that ends there.
+    /// only when no whole keyword was found: the longest phrase of up to
+    /// three words that ends there.
     fn cut_at_end<'a>(&self, text: &'a str, wanted: impl Fn(Signal) -> bool) -> Option<(Signal, &'a str)> {
         // Each word with where it starts in `text`.
         let mut starts = Vec::with_capacity(8);
@@ -359,7 +359,9 @@ impl Vocabulary {
             if words[end - 1].len() < MIN_PHRASE_CUT_AT_END {
                 continue;
             }
-            for span in 1..=3.min(end) {
+            // The longest phrase first: `PHYSICAL THERAP` is physical
+            // therapy before `THERAP` alone is a cut of a field of care.
+            for span in (1..=3.min(end)).rev() {
                 let from = starts[end - span];
                 let to = starts.get(end).map_or(text.len(), |next| next - 1);
                 if let Some(Some(index)) = self.cut_at_end.get(&text[from..to])
