@@ -142,9 +142,10 @@ const MIN_PHRASE_CUT_AT_END: usize = 2;
 /// Keywords shorter than this are matched only whole.
 const MIN_TRUNCATABLE: usize = 8;
 /// Truncations that are words of their own (CARDIO class, GASTRO pub, PSYCHO
-/// Bunny, SIRIUSXM RADIO, CLEAR SOUND AUDIO): never read as the medical word
-/// they begin.
-const NOT_TRUNCATIONS: &[&str] = &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED", "RADIO", "AUDIO"];
+/// Bunny, SIRIUSXM RADIO, CLEAR SOUND AUDIO, SWALLOW PIZZA): never read as
+/// the medical word they begin.
+const NOT_TRUNCATIONS: &[&str] =
+    &["CARDIO", "GASTRO", "PERIOD", "PSYCHO", "ADDICT", "UNITED", "RADIO", "AUDIO", "SWALLOW"];
 
 impl Vocabulary {
     fn new() -> Result<Vocabulary, EngineError> {

@@ -541,3 +541,23 @@ fn offers_that_may_be_treatment_or_not_are_questions_under_any_medical_code() {
     // The words stand alone: OZONE inside a brand is not the therapy.
     assert_ne!(card("AUTOZONE #4412", Some("5533")).outcome, Outcome::NeedsReview);
 }
+
+#[test]
+fn therapies_tests_and_imaging_named_as_such_are_care_under_the_practitioners_code() {
+    for descriptor in [
+        "KRANJ VISION THERAPY",
+        "ZAMORA DYSPHAGIA THE #7374",
+        "PARIKKALA SWALLOWING C",
+        "BODMIN STUTTERING CENT RALEIGH NC",
+        "LIEPAJA FEEDING THER #8170",
+        "KOPER TELEPSYCHIATRY #6987",
+        "OTEPAA MOBILE XRAY",
+        "CHILLIWACK X RAY",
+        "TURI BLOOD DRAW STATION",
+        "SIGULDA COVID TESTING",
+    ] {
+        assert_eq!(card(descriptor, Some("8099")).outcome, Outcome::Eligible, "{descriptor}");
+    }
+    // A bird's name is not a cut of SWALLOWING.
+    assert_eq!(card("SWALLOW PIZZA", Some("5814")).outcome, Outcome::Ineligible);
+}
