@@ -318,7 +318,11 @@ pub fn measure_lines(
                 "- [{}] `{}` → {}; expected {} ({})",
                 row.retailer,
                 row.line,
-                got.as_ref().map_or("not an item".to_string(), |d| format!("{} ({})", d.outcome.as_str(), d.reason)),
+                got.as_ref().map_or("not an item".to_string(), |d| format!(
+                    "{} ({})",
+                    d.outcome.as_str(),
+                    d.category.as_str()
+                )),
                 row.expected,
                 row.reason
             ));

@@ -258,8 +258,9 @@ pub struct LineDecision {
     pub description: String,
     pub amount_minor: i64,
     pub outcome: Outcome,
-    /// The item rule's category, or why the line needs review.
-    pub reason: String,
+    /// What the line was read as: the category of the term that named it,
+    /// or that no term did.
+    pub category: LineCategory,
     /// The line names care, at a store that sells none (`Store::SellsNoCare`):
     /// held for a person rather than called eligible.
     pub held_for_its_store: bool,
@@ -274,11 +275,10 @@ pub enum Store {
     MaySellCare,
     /// A store whose stock holds nothing for medical care (auto parts and
     /// service, apparel of one kind, shoes, music, jewelry, toys, pets).
-    /// There a word of care
-    /// inside everyday goods (`FLOOR LINERS`, `TODDLER FIRST WALKERS`, `OBD2
-    /// CODE READER`) is far likelier than care itself, so a line that reads
-    /// as care is held for a person, and a line no term names is the store's
-    /// everyday goods (`NIKE AIR MAX 90`): not care.
+    /// There a word of care inside everyday goods (`FLOOR LINERS`, `TODDLER
+    /// FIRST WALKERS`, `OBD2 CODE READER`) is far likelier than care itself,
+    /// so a line that reads as care is held for a person, and a line no term
+    /// names is the store's everyday goods (`NIKE AIR MAX 90`): not care.
     SellsNoCare,
 }
 
@@ -293,36 +293,55 @@ impl Store {
 
     /// `decision`, read at this store.
     fn reads(self, decision: LineDecision) -> LineDecision {
-        match (self, decision.outcome) {
-            (Store::SellsNoCare, Outcome::Eligible) => {
+        match (self, decision.outcome, decision.category) {
+            (Store::SellsNoCare, Outcome::Eligible, _) => {
                 LineDecision { outcome: Outcome::NeedsReview, held_for_its_store: true, ..decision }
             }
-            (Store::SellsNoCare, Outcome::NeedsReview) if decision.reason == UNCLASSIFIED => {
-                LineDecision { outcome: Outcome::Ineligible, reason: STORE_GOODS.to_string(), ..decision }
+            (Store::SellsNoCare, _, LineCategory::Unclassified) => {
+                LineDecision { outcome: Outcome::Ineligible, category: LineCategory::StoreGoods, ..decision }
             }
             _ => decision,
         }
     }
 }
 
-/// The category of a line no term of the product lexicon names.
-pub const UNCLASSIFIED: &str = "unclassified";
-/// The category of a line no term names, at a store that sells no care:
-/// the store's own goods.
-pub const STORE_GOODS: &str = "store_goods";
+/// What a receipt line was read as. Shown to partners as the line's
+/// `category` (proto `ReceiptLineItem.category`) by [`LineCategory::as_str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineCategory {
+    /// A term of the product lexicon named it: that term's category
+    /// (`otc_medicine`, `groceries`…).
+    Named(&'static str),
+    /// No term names it: a person decides (`unclassified`).
+    Unclassified,
+    /// No term names it, at a store that sells no care: the store's own
+    /// goods (`store_goods`), not care.
+    StoreGoods,
+}
+
+impl LineCategory {
+    /// The category as the API shows it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineCategory::Named(category) => category,
+            LineCategory::Unclassified => "unclassified",
+            LineCategory::StoreGoods => "store_goods",
+        }
+    }
+}
 
 /// Classifies one item line by the engine's product lexicon; a line no
 /// term names needs review (`unclassified`).
 pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
-    let (outcome, reason) = match engine.classify_item(&line.description) {
-        Some((outcome, category)) => (outcome, category.to_string()),
-        None => (Outcome::NeedsReview, UNCLASSIFIED.to_string()),
+    let (outcome, category) = match engine.classify_item(&line.description) {
+        Some((outcome, category)) => (outcome, LineCategory::Named(category)),
+        None => (Outcome::NeedsReview, LineCategory::Unclassified),
     };
     LineDecision {
         description: line.description.clone(),
         amount_minor: line.amount_minor,
         outcome,
-        reason,
+        category,
         held_for_its_store: false,
     }
 }
@@ -770,10 +789,10 @@ VISA ****1234            13.48
     fn a_store_that_sells_no_care_holds_care_words_and_calls_its_unknown_goods_its_own() {
         let engine = engine();
         let lines = items(&["FLOOR LINERS FRONT", "MOBIL 1 0W20 5QT", "WIPER BLADES 22IN", "IBUPROFEN 200MG"]);
-        let at = |store| -> Vec<(Outcome, bool, String)> {
+        let at = |store| -> Vec<(Outcome, bool, LineCategory)> {
             classify_lines(&engine, &lines, store)
                 .into_iter()
-                .map(|d| (d.outcome, d.held_for_its_store, d.reason))
+                .map(|d| (d.outcome, d.held_for_its_store, d.category))
                 .collect()
         };
         let auto_parts = Store::of(&engine, Some("5533"));
@@ -783,15 +802,15 @@ VISA ****1234            13.48
         assert_eq!((read[0].0, read[0].1), (Outcome::NeedsReview, true));
         assert_eq!((read[3].0, read[3].1), (Outcome::NeedsReview, true));
         // A line no term names is the store's own goods; a known one keeps its reading.
-        assert_eq!(read[1], (Outcome::Ineligible, false, STORE_GOODS.to_string()));
+        assert_eq!(read[1], (Outcome::Ineligible, false, LineCategory::StoreGoods));
         assert_eq!((read[2].0, read[2].1), (Outcome::Ineligible, false));
-        assert_ne!(read[2].2, STORE_GOODS);
+        assert!(matches!(read[2].2, LineCategory::Named(_)), "{:?}", read[2].2);
         // Elsewhere, or with no code, the words alone decide.
         for store in [Store::of(&engine, Some("5912")), Store::of(&engine, None), Store::MaySellCare] {
             assert_eq!(store, Store::MaySellCare);
             let read = at(store);
             assert_eq!((read[0].0, read[0].1), (Outcome::Eligible, false));
-            assert_eq!(read[1], (Outcome::NeedsReview, false, UNCLASSIFIED.to_string()));
+            assert_eq!(read[1], (Outcome::NeedsReview, false, LineCategory::Unclassified));
         }
     }
 

@@ -366,7 +366,7 @@ async fn record_reading(
                     description: l.description.clone(),
                     amount_minor: l.amount_minor,
                     status: l.outcome.as_str().to_string(),
-                    reason: l.reason.clone(),
+                    reason: l.category.as_str().to_string(),
                 })
                 .collect();
             let lines_json =
@@ -391,7 +391,7 @@ async fn record_reading(
                                 description: l.description.clone(),
                                 amount_minor: l.amount_minor,
                                 status: l.outcome.as_str().to_string(),
-                                category: l.reason.clone(),
+                                category: l.category.as_str().to_string(),
                             })
                             .collect();
                         let mut update: transaction::ActiveModel = expense.clone().into();
