@@ -10,7 +10,7 @@
 //! the reason code `conflicting_evidence` naming both sides.
 
 use crate::decision::{Evidence, EvidenceKind, Outcome};
-use crate::facts::{Facts, MedicalWord, MerchantSource, keyword};
+use crate::facts::{CategoryCode, Facts, MedicalWord, MerchantSource, keyword};
 pub use crate::names::ELECTIVE_PRACTICE_CODES;
 use crate::signals::NonMedical;
 
@@ -395,39 +395,24 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
         && f.named_physician.is_none()
         && f.named_practice.is_none()
     {
-        return verdict(
-            Outcome::NeedsReview,
-            code.category(),
-            "broad_medical_category",
-            format!(
-                "{} is also what elective and cosmetic practices charge under, and the name says no field of care; a receipt decides.",
-                code.label()
-            ),
-            [Some(code.evidence(code.category()))],
+        return broad_code_review(
+            code,
+            "is also what elective and cosmetic practices charge under, and the name says no field of care",
+            None,
         );
     }
     if code.houses_its_patients() && f.specialty.is_none() {
-        return verdict(
-            Outcome::NeedsReview,
-            code.category(),
-            "broad_medical_category",
-            format!(
-                "{} houses people while they are cared for: a stay is medical care only when it is mainly for care (IRS Publication 502), and the name names no kind of care; a receipt decides.",
-                code.label()
-            ),
-            [Some(code.evidence(code.category())), medical_evidence(f.medical)],
+        return broad_code_review(
+            code,
+            "houses people while they are cared for: a stay is medical care only when it is mainly for care (IRS Publication 502), and the name names no kind of care",
+            medical_evidence(f.medical),
         );
     }
     if code.is_broad() && f.medical.is_none() {
-        return verdict(
-            Outcome::NeedsReview,
-            code.category(),
-            "broad_medical_category",
-            format!(
-                "{} also covers non-medical services, and nothing else shows this is medical care; a receipt decides.",
-                code.label()
-            ),
-            [Some(code.evidence(code.category()))],
+        return broad_code_review(
+            code,
+            "also covers non-medical services, and nothing else shows this is medical care",
+            None,
         );
     }
     let category =
@@ -447,6 +432,19 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
         "medical_category",
         format!("{} is a health-care merchant category: medical care under IRS Publication 502.", code.label()),
         [Some(code.evidence(code.category())), medical_evidence(f.medical), field],
+    )
+}
+
+/// A medical category code that does not decide alone: `needs_review`
+/// with reason `broad_medical_category`, saying `why` after the code's
+/// name, with what else was read.
+fn broad_code_review(code: CategoryCode<'_>, why: &str, beside: Option<Evidence>) -> Option<Verdict> {
+    verdict(
+        Outcome::NeedsReview,
+        code.category(),
+        "broad_medical_category",
+        format!("{} {why}; a receipt decides.", code.label()),
+        [Some(code.evidence(code.category())), beside],
     )
 }
 
