@@ -346,17 +346,14 @@ def english_words(wordnet):
 
 
 def common_english_words(wordnet):
-    """Every single-word WordNet lemma spelled in lower case (a common word,
-    not a proper name) of four letters or more, with the irregular plurals
-    of `noun.exc` (`MEN`), upper case and sorted: a word of a practice's
-    name that is not one of them is read as a name (a town, a person)."""
-    words = set()
-    for part in ("noun", "verb", "adj", "adv"):
-        with open(os.path.join(wordnet, f"index.{part}"), encoding="latin-1") as f:
-            for line in f:
-                lemma = line.split()[0]
-                if not line.startswith(" ") and lemma.isalpha() and lemma == lemma.lower():
-                    words.add(lemma.upper())
+    """Every single-word WordNet lemma written in lower case somewhere (a
+    common word, not only a proper name: `brno` and `kota` are towns,
+    and WordNet's index files lower-case every lemma, so they are read from
+    the synsets, as `common_words` does) of three letters or more, with the
+    irregular plurals of `noun.exc` (`MEN`), upper case and sorted: a word
+    of a practice's name that is not one of them is read as a name (a
+    town, a person)."""
+    words = {word for word in common_words(wordnet) if word.isalpha()}
     with open(os.path.join(wordnet, "noun.exc"), encoding="latin-1") as f:
         for line in f:
             form = line.split()[0]
