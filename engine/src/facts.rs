@@ -71,6 +71,10 @@ pub const BROAD_MEDICAL_CODES: &[&str] = &["8099", "8050", "8043", "5047"];
 /// also charge ([`CategoryCode::hosts_other_trades`]).
 pub const HOSPITALS_CODE: &str = "8062";
 
+/// Laboratories and suppliers whose dental half sells to dentists
+/// ([`CategoryCode::serves_dentists`]).
+const DENTAL_TRADE_CODES: [&str; 2] = ["8071", "5047"];
+
 /// Nursing and personal-care facilities ([`CategoryCode::houses_its_patients`]).
 pub const CARE_FACILITIES_CODE: &str = "8050";
 
@@ -132,6 +136,15 @@ impl CategoryCode<'_> {
     /// code, does not decide it; a specialty (HOSPICE) does.
     pub fn houses_its_patients(&self) -> bool {
         self.code == CARE_FACILITIES_CODE
+    }
+
+    /// Whether the code is shared by the trades that serve dentists: dental
+    /// laboratories (Medical and Dental Laboratories, 8071) and dental
+    /// suppliers (Medical, Dental, Ophthalmic and Hospital Equipment and
+    /// Supplies, 5047). Their customer is the dentist, who bills the
+    /// patient, so a dental word there does not show a patient's care.
+    pub fn serves_dentists(&self) -> bool {
+        DENTAL_TRADE_CODES.contains(&self.code)
     }
 
     /// The code as a reason names it: "Dentists (MCC 8021)".

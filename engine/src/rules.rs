@@ -408,6 +408,13 @@ fn mcc_medical(f: &Facts<'_>) -> Option<Verdict> {
             medical_evidence(f.medical),
         );
     }
+    if code.serves_dentists() && f.medical.is_some_and(|m| m.category == "dental") {
+        return broad_code_review(
+            code,
+            "is also what dental laboratories and dental suppliers charge under, whose customer is a dentist, and the name is a dental one",
+            medical_evidence(f.medical),
+        );
+    }
     if code.is_broad() && f.medical.is_none() {
         return broad_code_review(
             code,
@@ -581,6 +588,8 @@ mod tests {
     }
 
     const SPECIALTY: MedicalWord<'static> = MedicalWord { category: "dental", specialty: true, word: "DENTAL" };
+    /// A specialty of no dental trade, for the codes the dental trades share.
+    const PATHOLOGY: MedicalWord<'static> = MedicalWord { category: "labs", specialty: true, word: "PATHOLOGY" };
     const GENERIC: MedicalWord<'static> =
         MedicalWord { category: "medical_services", specialty: false, word: "CLINIC" };
 
@@ -740,7 +749,7 @@ mod tests {
             // A word that only says doctor or clinic repeats the code.
             let clinic = Facts { medical: Some(GENERIC), ..bare.clone() };
             assert_eq!(decided(mcc_medical(&clinic)), (REVIEW, "broad_medical_category"), "{elective}");
-            let specialty = Facts { medical: Some(SPECIALTY), specialty: Some(SPECIALTY), ..bare.clone() };
+            let specialty = Facts { medical: Some(PATHOLOGY), specialty: Some(PATHOLOGY), ..bare.clone() };
             assert_eq!(decided(mcc_medical(&specialty)), (Outcome::Eligible, "medical_category"), "{elective}");
             let field = Facts { care_field: Some("RHEUMATOLOGY"), ..bare.clone() };
             let v = mcc_medical(&field).unwrap();
@@ -856,6 +865,32 @@ mod tests {
         };
         assert_eq!(decided(non_medical_words(&boutique("8043"))), (REVIEW, "conflicting_evidence"));
         assert_eq!(decided(non_medical_words(&boutique("8099"))), (Outcome::Ineligible, "non_medical_merchant"));
+    }
+
+    #[test]
+    fn a_dental_name_under_a_code_of_the_dental_trades_is_a_review() {
+        const DENTAL: MedicalWord<'static> = SPECIALTY;
+        for trade in ["8071", "5047"] {
+            let lab = Facts {
+                code: code(trade, Some(Outcome::Eligible)),
+                medical: Some(DENTAL),
+                specialty: Some(DENTAL),
+                ..facts()
+            };
+            let v = mcc_medical(&lab).unwrap();
+            assert_eq!((v.outcome, v.code), (REVIEW, "broad_medical_category"), "{trade}");
+            assert!(v.message.contains("dental laboratories"), "{}", v.message);
+            assert!(v.evidence.iter().any(|e| e.value == "DENTAL"), "{:?}", v.evidence);
+            let medical = Facts { medical: Some(PATHOLOGY), specialty: Some(PATHOLOGY), ..lab };
+            assert_eq!(decided(mcc_medical(&medical)), (Outcome::Eligible, "medical_category"), "{trade}");
+        }
+        let dentist = Facts {
+            code: code("8021", Some(Outcome::Eligible)),
+            medical: Some(DENTAL),
+            specialty: Some(DENTAL),
+            ..facts()
+        };
+        assert_eq!(decided(mcc_medical(&dentist)), (Outcome::Eligible, "medical_category"), "a dentist's own code");
     }
 
     #[test]
