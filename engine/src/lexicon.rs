@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::decision::Outcome;
+use crate::english::CommonWords;
 use crate::error::EngineError;
 use crate::normalize::{canonical_words, one_character_apart, singular_forms};
 use crate::reference::ReferenceError;
@@ -457,6 +458,12 @@ impl ItemLexicon {
         found
     }
 
+    /// Whether `word` alone is a term whose outcome is not `ineligible`
+    /// (a medicine, a brand of one, a medical good).
+    fn is_care_on_its_own(&self, word: &str) -> bool {
+        self.phrases.get(word).is_some_and(|&index| self.terms[index].outcome != Outcome::Ineligible)
+    }
+
     /// Of several words an unknown word can be a misreading of, the one
     /// that makes a phrase of the lexicon with the word before or after it
     /// (`MEATING PAD` is `HEATING PAD`, though `MEATING` could also be
@@ -520,7 +527,14 @@ impl ItemLexicon {
                 {
                     return (full.clone(), None);
                 }
-                let candidates = self.misread_candidates(&word);
+                let mut candidates = self.misread_candidates(&word);
+                // A common English word is what it says, not a misreading
+                // of a word that is care on its own (`MEASURING` is not the
+                // aspirin brand `MEASURIN`); it may still be read as a
+                // neighbouring form of a goods word.
+                if CommonWords::shared().is_ok_and(|english| english.is_english(&word)) {
+                    candidates.retain(|candidate| !self.is_care_on_its_own(candidate));
+                }
                 if let [only] = candidates.as_slice() {
                     return (only.clone(), None);
                 }
@@ -719,6 +733,16 @@ mod tests {
         assert_eq!(classify("ACETAMINOPHENN").map(|c| c.0), Some(Outcome::Eligible));
         // Two letters off is another word, not a misreading.
         assert_eq!(classify("IBXPR0FEN"), None);
+    }
+
+    #[test]
+    fn a_common_english_word_is_not_a_misreading_of_a_word_of_care() {
+        // MEASURING is one letter from the aspirin brand MEASURIN, and a
+        // word in its own right: measuring cups are kitchen goods.
+        let lexicon = ItemLexicon::shared().unwrap();
+        assert!(lexicon.misread_candidates("MEASURING").contains(&"MEASURIN".to_string()));
+        assert_ne!(classify("MEASURING CUPS STEEL").map(|c| c.0), Some(Outcome::Eligible));
+        assert_eq!(classify("MEASURIN 325MG").map(|c| c.0), Some(Outcome::Eligible), "the brand itself");
     }
 
     #[test]

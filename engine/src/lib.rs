@@ -22,6 +22,7 @@
 pub mod aliases;
 pub mod categories;
 pub mod decision;
+pub mod english;
 pub mod error;
 #[cfg(feature = "evaluation")]
 pub mod evaluation;

@@ -15,6 +15,7 @@
 
 use std::sync::OnceLock;
 
+use crate::english::CommonWords;
 use crate::error::EngineError;
 use crate::normalize::STATES;
 use crate::reference::ReferenceError;
@@ -48,10 +49,6 @@ const NAME_CREDENTIALS: &[&str] = &[
 /// the practice is naturopathy, not a physician's.
 const NATUROPATH_CREDENTIALS: &[&str] = &["ND", "NMD"];
 
-/// The common English words, one a line, upper case, sorted (written by
-/// `scripts/build_lexicon.py`).
-const ENGLISH_WORDS: &str = include_str!("../../data/lexicon/generated/english_words.txt");
-
 /// The words of a practice's kind (`MEDICAL`, `CENTRE`, `PARTNERS`), its
 /// legal form and the small words between names, each with its source.
 const PRACTICE_WORDS_CSV: &str = include_str!("../../data/lexicon/practice_words.csv");
@@ -77,7 +74,7 @@ struct PracticeWordRow {
 /// The two lists a practice's name is read against.
 #[derive(Debug)]
 pub struct PracticeNames {
-    english: Vec<&'static str>,
+    english: &'static CommonWords,
     /// Words that say what kind of practice it is.
     kinds: Vec<String>,
     /// Legal forms and joining words: allowed, but saying nothing.
@@ -95,11 +92,7 @@ impl PracticeNames {
     }
 
     fn load() -> Result<PracticeNames, String> {
-        let english: Vec<&'static str> =
-            ENGLISH_WORDS.lines().filter(|line| !line.starts_with('#') && !line.is_empty()).collect();
-        if english.len() < 10_000 || !english.is_sorted() {
-            return Err(format!("english_words.txt holds {} words, or is not sorted", english.len()));
-        }
+        let english = CommonWords::shared().map_err(|err| err.to_string())?;
         let rows = crate::reference::parse::<PracticeWordRow>(PRACTICE_WORDS_FILE, PRACTICE_WORDS_CSV)
             .map_err(|err| err.reason)?;
         let (mut kinds, mut others) = (Vec::new(), Vec::new());
@@ -125,11 +118,10 @@ impl PracticeNames {
         self.kinds.iter().chain(&self.others).map(String::as_str)
     }
 
-    /// Whether `word` is a common English word, or the plural or
-    /// possessive of one (`MENS`, `CLINICS`), rather than a name.
+    /// Whether `word` is a common English word (`CommonWords`), rather
+    /// than a name.
     pub fn is_english(&self, word: &str) -> bool {
-        let known = |w: &str| self.english.binary_search(&w).is_ok();
-        known(word) || word.strip_suffix('S').is_some_and(known) || word.strip_suffix("ES").is_some_and(known)
+        self.english.is_english(word)
     }
 
     /// A practice named for a place or a person and its kind, and nothing
