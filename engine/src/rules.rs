@@ -269,10 +269,10 @@ fn non_medical_words(f: &Facts<'_>) -> Option<Verdict> {
     // A hospital's own shops and car parks charge under its code: there, a
     // word of another trade (`HOSPITAL GIFTS`, `HOSPITAL CANTEEN`) is a
     // question whatever word stands beside it.
-    let hospital_code = f.code.filter(|c| c.hosts_other_trades()).map(|_| MedicalSide::CategoryCode);
+    let hospital_code = f.code.is_some_and(|c| c.hosts_other_trades());
     let contrary = match against.kind {
         NonMedical::Pet => f.specialty.map(MedicalSide::Word),
-        _ if hospital_code.is_some() => f.specialty.map(MedicalSide::Word).or(hospital_code),
+        _ if hospital_code => f.specialty.map(MedicalSide::Word).or(Some(MedicalSide::CategoryCode)),
         NonMedical::MedicalTravel => f.medical.map(MedicalSide::Word),
         NonMedical::Wellness => {
             f.medical.map(MedicalSide::Word).or_else(|| medical_code.then_some(MedicalSide::CategoryCode))

@@ -213,13 +213,13 @@ fn a_keyword_cut_where_the_name_ends_still_counts_and_only_there() {
     // words before it say which phrase it is.
     let therapy = card("DEBIT CARD PURCHASE XXXXX8589 STRIDEWELL PHYSICAL TH", Some("8099"));
     assert_eq!(therapy.outcome, Outcome::Eligible);
+    assert!(therapy.evidence.iter().any(|e| e.value == "PHYSICAL TH"), "{:?}", therapy.evidence);
+    assert_eq!(card("LAKESHORE GENERAL HO", None).outcome, Outcome::Eligible);
     // The longest phrase the cut ends is read first: `THERAP` alone is also
     // the cut of a field of care, which this code does not read.
     for cut in ["MACKENZIE PHYSICAL THERAP", "TOBERMORY SPEECH THERA", "JUNIPER TRAUMA THERA"] {
         assert_eq!(card(cut, Some("8099")).outcome, Outcome::Eligible, "{cut}");
     }
-    assert!(therapy.evidence.iter().any(|e| e.value == "PHYSICAL TH"), "{:?}", therapy.evidence);
-    assert_eq!(card("LAKESHORE GENERAL HO", None).outcome, Outcome::Eligible);
     // One letter is not enough, and the phrase's head alone is no cut.
     assert_ne!(card("OWLHAVEN SUBSTANCE A", Some("8099")).outcome, Outcome::Eligible);
     assert_ne!(card("LAKESHORE GENERAL", None).outcome, Outcome::Eligible);
