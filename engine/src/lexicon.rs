@@ -104,6 +104,9 @@ pub struct ItemLexicon {
     /// Words by their consonant skeleton (`BANDAGE` → `BNDG`), as tills
     /// abbreviate them; None where two words share one.
     skeletons: HashMap<String, Option<String>>,
+    /// The common English words: a receipt's word among them is not read
+    /// as a misreading of a word that is care on its own.
+    english: &'static CommonWords,
     /// The vocabulary's words of eight letters or more, by length, each
     /// with its letter counts: a word two misreadings away is looked for
     /// only among words of a near length, and its edit distance is worked
@@ -392,7 +395,8 @@ impl ItemLexicon {
             }
             long_words[word.len()].push((word.clone(), letter_counts(word)));
         }
-        Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons, long_words })
+        let english = CommonWords::shared()?;
+        Ok(ItemLexicon { terms, phrases, stems, near, vocabulary, skeletons, english, long_words })
     }
 
     /// How many terms it holds.
@@ -532,7 +536,7 @@ impl ItemLexicon {
                 // of a word that is care on its own (`MEASURING` is not the
                 // aspirin brand `MEASURIN`); it may still be read as a
                 // neighbouring form of a goods word.
-                if CommonWords::shared().is_ok_and(|english| english.is_english(&word)) {
+                if self.english.is_english(&word) {
                     candidates.retain(|candidate| !self.is_care_on_its_own(candidate));
                 }
                 if let [only] = candidates.as_slice() {
