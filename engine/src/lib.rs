@@ -113,7 +113,23 @@ struct Vocabulary {
     /// brand name may begin with, glued to the rest (`VEINWORKS`,
     /// `LASERLUXE`) → index into KEYWORDS.
     glued_heads: HashMap<String, usize>,
+    /// Cuts of three letters or more of the single words of other trades
+    /// (`CAN` of `CANTEEN`, `PARKIN` of `PARKING`).
+    /// Read only right after a hospital's own word, where the name ends,
+    /// under the code a hospital's shops share with it
+    /// (`Vocabulary::trade_cut_after_hospital`). A cut that a word of care
+    /// also begins with (`CAN` of `CANCER`, `PARKIN` of `PARKINSON`) is still
+    /// read so: the bank left too little to tell the two apart, and a person
+    /// decides.
+    trade_cuts: HashSet<String>,
 }
+
+/// The words a hospital names itself by, after which a business of the
+/// hospital names its trade (`TAINAN HOSPITAL PARKIN`).
+const HOSPITAL_WORDS: &[&str] = &["HOSPITAL", "HOSPITALS", "HOSP"];
+/// The shortest cut of another trade's word read after a hospital's word:
+/// the card network leaves as little as `CAN` of `CANTEEN`.
+const MIN_TRADE_CUT: usize = 3;
 
 /// The shortest word of cosmetic or conditional care found at the head of
 /// a glued brand name, and the fewest letters that must follow it.
@@ -224,6 +240,15 @@ impl Vocabulary {
             })
             .map(|(index, (keyword, _))| (keyword.clone(), index))
             .collect();
+        // Whole keywords are read as what they are (`LAB`), never as a cut.
+        let whole: HashSet<&str> = keywords.iter().map(|(k, _)| k.as_str()).collect();
+        let trade_cuts = keywords
+            .iter()
+            .filter(|(keyword, signal)| !keyword.contains(' ') && matches!(signal, Signal::NonMedical(_)))
+            .flat_map(|(keyword, _)| (MIN_TRADE_CUT..keyword.len()).map(|end| &keyword[..end]))
+            .filter(|cut| !whole.contains(cut))
+            .map(str::to_string)
+            .collect();
         Ok(Vocabulary {
             keywords,
             phrases: Matcher::new(&phrases)?,
@@ -232,6 +257,7 @@ impl Vocabulary {
             field_words,
             cut_at_end,
             glued_heads,
+            trade_cuts,
         })
     }
 
@@ -330,6 +356,9 @@ impl Vocabulary {
             _ => true,
         });
         let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
+        if trades_in_the_plural && !found.iter().any(|(signal, _)| matches!(signal, Signal::NonMedical(_))) {
+            found.extend(self.trade_cut_after_hospital(text));
+        }
         // A field of care is read only beside the codes that need one: it
         // does not keep a medical word cut short from being looked for.
         if found.iter().all(|(signal, _)| *signal == Signal::CareField) {
@@ -340,6 +369,24 @@ impl Vocabulary {
             found.extend(self.cut_at_end(text, warns_of_cosmetic_care));
         }
         found
+    }
+
+    /// Another trade's word cut short right after a hospital's own word,
+    /// where the name ends (`TAINAN HOSPITAL PARKIN`, `KAGOSHIMA HOSPITAL
+    /// CAN`): a business of the hospital, read only under the code it
+    /// shares with the hospital. A city the bank prints behind the name is
+    /// not the cut (`Vocabulary::name_ends`).
+    fn trade_cut_after_hospital<'a>(&self, text: &'a str) -> Option<(Signal, &'a str)> {
+        let words: Vec<&'a str> = text.split(' ').collect();
+        let ends = Vocabulary::name_ends(&words);
+        let at = words.iter().position(|w| HOSPITAL_WORDS.contains(w))? + 1;
+        let cut = *words.get(at)?;
+        if !ends.contains(&(at + 1)) || cut.len() < MIN_TRADE_CUT || !cut.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+        // Which trade is not known from so few letters (`CAN` begins
+        // `CANTEEN` and `CANINE`): a business of the hospital's, not its care.
+        self.trade_cuts.contains(cut).then_some((Signal::NonMedical(signals::NonMedical::Services), cut))
     }
 
     /// A keyword cut short where the name ends (`cut_at_end`), looked for

@@ -268,6 +268,19 @@ fn a_business_at_a_hospital_cut_short_by_the_bank_is_a_review() {
     assert_eq!(card("ST LUKES HOSPITAL FL", Some("8062")).outcome, Outcome::Eligible);
     // A phrase of care cut so still reads as care.
     assert_eq!(card("ZEPHYRHILLS PRIMARY CA MOBILE AL", Some("8011")).outcome, Outcome::Eligible);
+    // Any other trade's word cut to three letters or more right after the
+    // hospital's word, where the name ends, even where a word of care also
+    // begins so (`CAN` of `CANCER`, `PARKIN` of `PARKINSON`); a city behind
+    // it is the bank's.
+    for cut in ["TAINAN HOSPITAL PARKIN", "KAGOSHIMA HOSPITAL CAN", "POS DEBIT 1003 TASHKENT HOSPITAL BAKE MOBILE AL"] {
+        let business = card(cut, Some("8062"));
+        assert_eq!((business.outcome, business.reason.code), (Outcome::NeedsReview, "conflicting_evidence"), "{cut}");
+    }
+    // The city is not a cut, nor is a whole word of care.
+    assert_eq!(card("SUNRISE HOSPITAL CANTON OH", Some("8062")).outcome, Outcome::Eligible);
+    assert_eq!(card("SUNRISE HOSPITAL LAB", Some("8062")).outcome, Outcome::Eligible);
+    // Under another code a cut word says nothing of a hospital's shops.
+    assert_eq!(card("SUNRISE HOSPITAL CAN", Some("8011")).outcome, Outcome::Eligible);
 }
 
 #[test]
