@@ -141,3 +141,4 @@ measured_pair!(twenty_third_pair_purchases, twenty_third_pair_receipt_lines, "he
 measured_pair!(twenty_fourth_pair_purchases, twenty_fourth_pair_receipt_lines, "held_out_2026_11_29_x");
 measured_pair!(twenty_fifth_pair_purchases, twenty_fifth_pair_receipt_lines, "held_out_2026_11_29_y");
 measured_pair!(twenty_sixth_pair_purchases, twenty_sixth_pair_receipt_lines, "held_out_2026_11_29_z");
+measured_pair!(twenty_seventh_pair_purchases, twenty_seventh_pair_receipt_lines, "held_out_2026_11_29_za");
