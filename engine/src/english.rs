@@ -47,6 +47,13 @@ impl CommonWords {
         let known = |w: &str| self.words.binary_search(&w).is_ok();
         known(word) || word.strip_suffix('S').is_some_and(known) || word.strip_suffix("ES").is_some_and(known)
     }
+
+    /// Whether some longer common word begins with `cut`: what a card
+    /// network leaves of a word it cut short (`NEWSSTAN`, `TELEVIS`).
+    pub fn begins_a_word(&self, cut: &str) -> bool {
+        let from = self.words.partition_point(|w| *w <= cut);
+        self.words.get(from).is_some_and(|w| w.starts_with(cut))
+    }
 }
 
 #[cfg(test)]
@@ -60,5 +67,12 @@ mod tests {
         assert!(words.is_english("MEASURING") && words.is_english("VINEGAR"));
         assert!(!words.is_english("HOLBAEK") && !words.is_english("KONGSVINGER"));
         assert!(!words.is_english("BRNO") && !words.is_english("KOTA"), "towns WordNet writes only capitalised");
+    }
+
+    #[test]
+    fn a_cut_begins_a_longer_word_and_a_whole_word_alone_does_not() {
+        let words = CommonWords::shared().unwrap();
+        assert!(words.begins_a_word("PARKIN") && words.begins_a_word("CAFETER"));
+        assert!(!words.begins_a_word("ZZQ") && !words.begins_a_word("HOLBAEK"));
     }
 }

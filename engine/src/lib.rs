@@ -47,6 +47,7 @@ pub use self::decision::{
     Adjudication, DirectoryMerchant, Evidence, EvidenceKind, Item, ItemOutcome, Outcome, Purchase, Reason,
     ResolvedMerchant,
 };
+use self::english::CommonWords;
 pub use self::error::EngineError;
 use self::facts::{CategoryCode, Facts, ListedCode, MerchantFact, MerchantSource};
 use self::lexicon::ItemLexicon;
@@ -122,11 +123,18 @@ struct Vocabulary {
     /// read so: the bank left too little to tell the two apart, and a person
     /// decides.
     trade_cuts: HashSet<String>,
+    /// The common English words: after a hospital's own word, one names
+    /// another business of the hospital's (`HOSPITAL VALET`).
+    english: &'static CommonWords,
 }
 
 /// The words a hospital names itself by, after which a business of the
 /// hospital names its trade (`TAINAN HOSPITAL PARKIN`).
 const HOSPITAL_WORDS: &[&str] = &["HOSPITAL", "HOSPITALS", "HOSP"];
+/// Common words a hospital's own charges print after its name, which name
+/// no other business: its authority and its billing office (development
+/// data: `MARSHVIEW HOSPITAL AUTHORITY`, `SAINT ODILE HOSPITAL BILLING`).
+const HOSPITAL_OWN_WORDS: &[&str] = &["AUTHORITY", "BILLING"];
 /// The shortest cut of another trade's word read after a hospital's word:
 /// the card network leaves as little as `CAN` of `CANTEEN`.
 const MIN_TRADE_CUT: usize = 3;
@@ -258,6 +266,7 @@ impl Vocabulary {
             cut_at_end,
             glued_heads,
             trade_cuts,
+            english: CommonWords::shared()?,
         })
     }
 
@@ -355,10 +364,11 @@ impl Vocabulary {
             Signal::NonMedical(_) if !warns_of_cosmetic_care(*signal) => !inside(at, &phrases_for),
             _ => true,
         });
+        let other_trade = (trades_in_the_plural && !found.iter().any(|(s, _)| matches!(s, Signal::NonMedical(_))))
+            .then(|| self.other_trade_after_hospital(text, &found))
+            .flatten();
         let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
-        if trades_in_the_plural && !found.iter().any(|(signal, _)| matches!(signal, Signal::NonMedical(_))) {
-            found.extend(self.trade_cut_after_hospital(text));
-        }
+        found.extend(other_trade);
         // A field of care is read only beside the codes that need one: it
         // does not keep a medical word cut short from being looked for.
         if found.iter().all(|(signal, _)| *signal == Signal::CareField) {
@@ -371,22 +381,57 @@ impl Vocabulary {
         found
     }
 
-    /// Another trade's word cut short right after a hospital's own word,
-    /// where the name ends (`TAINAN HOSPITAL PARKIN`, `KAGOSHIMA HOSPITAL
-    /// CAN`): a business of the hospital, read only under the code it
-    /// shares with the hospital. A city the bank prints behind the name is
-    /// not the cut (`Vocabulary::name_ends`).
-    fn trade_cut_after_hospital<'a>(&self, text: &'a str) -> Option<(Signal, &'a str)> {
-        let words: Vec<&'a str> = text.split(' ').collect();
+    /// Another business of a hospital's, read from the word right after the
+    /// hospital's own word (`ANKARA HOSPITAL VALET`, `TAINAN HOSPITAL
+    /// PARKIN`), under the code the hospital's shops and car parks share
+    /// with it: a common English word no keyword read, or where the name
+    /// ends, the first three letters or more of another trade's keyword or
+    /// of a common word (`HOSPITAL CAN`, `HOSPITAL NEWSSTAN`), even where a
+    /// word of care also begins so (`PARKINSON`, `CANCER`): the bank left
+    /// too little to tell. Which trade is not known (`CAN` begins `CANTEEN`
+    /// and `CANINE`), so it is a non-medical business, and a question beside
+    /// the hospital's code. Not read: a whole keyword or a phrase of one
+    /// (`HOSPITAL LAB`), though a cut a word of care also begins with is
+    /// (`PARKIN`, read elsewhere as `PARKINSON`), the city the bank prints behind the name
+    /// (`HOSPITAL CANTON OH`, `Vocabulary::name_ends`), and the hospital's
+    /// own offices (`HOSPITAL_OWN_WORDS`).
+    fn other_trade_after_hospital<'a>(
+        &self,
+        text: &'a str,
+        read: &[(Signal, std::ops::Range<usize>)],
+    ) -> Option<(Signal, &'a str)> {
+        let mut starts = Vec::with_capacity(8);
+        let mut words: Vec<&'a str> = Vec::with_capacity(8);
+        let mut from = 0;
+        for word in text.split(' ') {
+            starts.push(from);
+            words.push(word);
+            from += word.len() + 1;
+        }
         let ends = Vocabulary::name_ends(&words);
         let at = words.iter().position(|w| HOSPITAL_WORDS.contains(w))? + 1;
-        let cut = *words.get(at)?;
-        if !ends.contains(&(at + 1)) || cut.len() < MIN_TRADE_CUT || !cut.bytes().all(|b| b.is_ascii_alphabetic()) {
+        let word = *words.get(at)?;
+        let span = starts[at]..starts[at] + word.len();
+        let ends_the_name = ends.contains(&(at + 1));
+        let within_the_name = ends_the_name || ends.iter().all(|&end| at + 1 < end);
+        if !within_the_name
+            || word.len() < MIN_TRADE_CUT
+            || !word.bytes().all(|b| b.is_ascii_alphabetic())
+            || HOSPITAL_OWN_WORDS.contains(&word)
+            || self.is_whole_keyword(word)
+            || read.iter().any(|(_, r)| r.start < span.end && span.start < r.end && *r != span)
+        {
             return None;
         }
-        // Which trade is not known from so few letters (`CAN` begins
-        // `CANTEEN` and `CANINE`): a business of the hospital's, not its care.
-        self.trade_cuts.contains(cut).then_some((Signal::NonMedical(signals::NonMedical::Services), cut))
+        let cut = ends_the_name && (self.trade_cuts.contains(word) || self.english.begins_a_word(word));
+        (cut || self.english.is_english(word)).then_some((Signal::NonMedical(signals::NonMedical::Services), word))
+    }
+
+    /// Whether `word` is a keyword as written, not a truncation of a longer
+    /// one (`PARKIN` is read as a cut of `PARKINSON`, `LAB` as itself).
+    fn is_whole_keyword(&self, word: &str) -> bool {
+        let whole = |table: &HashMap<String, usize>| table.get(word).is_some_and(|&i| self.keywords[i].0 == word);
+        whole(&self.words) || whole(&self.field_words)
     }
 
     /// A keyword cut short where the name ends (`cut_at_end`), looked for

@@ -276,9 +276,18 @@ fn a_business_at_a_hospital_cut_short_by_the_bank_is_a_review() {
         let business = card(cut, Some("8062"));
         assert_eq!((business.outcome, business.reason.code), (Outcome::NeedsReview, "conflicting_evidence"), "{cut}");
     }
-    // The city is not a cut, nor is a whole word of care.
+    // A common word no keyword reads, whole or cut where the name ends,
+    // names another business of the hospital's.
+    for other in ["CAIRO HOSPITAL FLOWERS", "POS DEBIT 0425 DOHA HOSPITAL NEWSSTAN TAMPA FL", "KAZAN HOSPITAL TELEVIS"]
+    {
+        assert_eq!(card(other, Some("8062")).outcome, Outcome::NeedsReview, "{other}");
+    }
+    // The city is not a cut, nor is a whole word of care, nor the
+    // hospital's own offices.
     assert_eq!(card("SUNRISE HOSPITAL CANTON OH", Some("8062")).outcome, Outcome::Eligible);
     assert_eq!(card("SUNRISE HOSPITAL LAB", Some("8062")).outcome, Outcome::Eligible);
+    assert_eq!(card("MARSHVIEW HOSPITAL AUTHORITY", Some("8062")).outcome, Outcome::Eligible);
+    assert_eq!(card("SAINT ODILE HOSPITAL BILLING ALBANY NY", Some("8062")).outcome, Outcome::Eligible);
     // Under another code a cut word says nothing of a hospital's shops.
     assert_eq!(card("SUNRISE HOSPITAL CAN", Some("8011")).outcome, Outcome::Eligible);
 }
