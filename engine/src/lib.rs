@@ -115,13 +115,10 @@ struct Vocabulary {
     /// `LASERLUXE`) → index into KEYWORDS.
     glued_heads: HashMap<String, usize>,
     /// Cuts of three letters or more of the single words of other trades
-    /// (`CAN` of `CANTEEN`, `PARKIN` of `PARKING`).
-    /// Read only right after a hospital's own word, where the name ends,
-    /// under the code a hospital's shops share with it
-    /// (`Vocabulary::trade_cut_after_hospital`). A cut that a word of care
-    /// also begins with (`CAN` of `CANCER`, `PARKIN` of `PARKINSON`) is still
-    /// read so: the bank left too little to tell the two apart, and a person
-    /// decides.
+    /// (`CAN` of `CANTEEN`, `PARKIN` of `PARKING`), read only right after a
+    /// hospital's own word, where the name ends, under the code a
+    /// hospital's shops share with it
+    /// (`Vocabulary::other_trade_after_hospital`).
     trade_cuts: HashSet<String>,
     /// The common English words: after a hospital's own word, one names
     /// another business of the hospital's (`HOSPITAL VALET`).
@@ -392,22 +389,15 @@ impl Vocabulary {
     /// and `CANINE`), so it is a non-medical business, and a question beside
     /// the hospital's code. Not read: a whole keyword or a phrase of one
     /// (`HOSPITAL LAB`), though a cut a word of care also begins with is
-    /// (`PARKIN`, read elsewhere as `PARKINSON`), the city the bank prints behind the name
-    /// (`HOSPITAL CANTON OH`, `Vocabulary::name_ends`), and the hospital's
-    /// own offices (`HOSPITAL_OWN_WORDS`).
+    /// (`PARKIN`, read elsewhere as `PARKINSON`); the city the bank prints
+    /// behind the name (`HOSPITAL CANTON OH`, `Vocabulary::name_ends`); and
+    /// the hospital's own offices (`HOSPITAL_OWN_WORDS`).
     fn other_trade_after_hospital<'a>(
         &self,
         text: &'a str,
         read: &[(Signal, std::ops::Range<usize>)],
     ) -> Option<(Signal, &'a str)> {
-        let mut starts = Vec::with_capacity(8);
-        let mut words: Vec<&'a str> = Vec::with_capacity(8);
-        let mut from = 0;
-        for word in text.split(' ') {
-            starts.push(from);
-            words.push(word);
-            from += word.len() + 1;
-        }
+        let (words, starts) = words_and_starts(text);
         let ends = Vocabulary::name_ends(&words);
         let at = words.iter().position(|w| HOSPITAL_WORDS.contains(w))? + 1;
         let word = *words.get(at)?;
@@ -438,15 +428,7 @@ impl Vocabulary {
     /// only when no whole keyword was found: the longest phrase of up to
     /// three words that ends there.
     fn cut_at_end<'a>(&self, text: &'a str, wanted: impl Fn(Signal) -> bool) -> Option<(Signal, &'a str)> {
-        // Each word with where it starts in `text`.
-        let mut starts = Vec::with_capacity(8);
-        let mut words = Vec::with_capacity(8);
-        let mut from = 0;
-        for word in text.split(' ') {
-            starts.push(from);
-            words.push(word);
-            from += word.len() + 1;
-        }
+        let (words, starts) = words_and_starts(text);
         for end in Vocabulary::name_ends(&words) {
             // Single words are cut at five letters at least; a phrase's last
             // word at two (the map holds only those cuts).
@@ -467,6 +449,20 @@ impl Vocabulary {
         }
         None
     }
+}
+
+/// The words of `text` (canonical, one space between words), each with
+/// where it starts in `text`.
+fn words_and_starts(text: &str) -> (Vec<&str>, Vec<usize>) {
+    let mut words = Vec::with_capacity(8);
+    let mut starts = Vec::with_capacity(8);
+    let mut from = 0;
+    for word in text.split(' ') {
+        starts.push(from);
+        words.push(word);
+        from += word.len() + 1;
+    }
+    (words, starts)
 }
 
 enum Target {
