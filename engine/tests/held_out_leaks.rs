@@ -1,5 +1,5 @@
-//! The token-level leak check of the frozen held-out sets, the twenty-eighth
-//! pair, of 2026-11-29 (`tests/data/held_out_2026_11_29_zb/README.md`): no word may
+//! The token-level leak check of the frozen held-out sets, the twenty-ninth
+//! pair, of 2026-11-29 (`tests/data/held_out_2026_11_29_zc/README.md`): no word may
 //! enter one of the engine's word lists because it appears in a held-out row.
 //!
 //! A token (a run of two or more letters, in upper case) is a **leak** when
@@ -12,7 +12,7 @@
 //! knowledge may honestly come from: the team's reference data in `data/`
 //! (every CSV that is not itself a word list), the development sets
 //! (`evaluation_set.csv`, `held_out_set.csv`, the four pairs of
-//! 2026-11-26 and the fifth to eleventh pairs of 2026-11-27 and the twelfth to twenty-second of 2026-11-28 and the twenty-third to twenty-seventh of 2026-11-29, development
+//! 2026-11-26 and the fifth to eleventh pairs of 2026-11-27 and the twelfth to twenty-second of 2026-11-28 and the twenty-third to twenty-eighth of 2026-11-29, development
 //! data since their figures were seen),
 //! the public lexicons a script extracts
 //! (`data/lexicon/generated/*.csv`; not `english_words.txt`, a dictionary
@@ -39,7 +39,7 @@ fn root() -> PathBuf {
 }
 
 fn held_out_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/held_out_2026_11_29_zb")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/held_out_2026_11_29_zc")
 }
 
 /// The tokens of `text`: runs of two or more ASCII letters, upper-cased.
@@ -164,6 +164,8 @@ fn other_source_tokens() -> BTreeSet<String> {
         "held_out_2026_11_29_z/receipt_lines.csv",
         "held_out_2026_11_29_za/purchases.csv",
         "held_out_2026_11_29_za/receipt_lines.csv",
+        "held_out_2026_11_29_zb/purchases.csv",
+        "held_out_2026_11_29_zb/receipt_lines.csv",
     ] {
         found.extend(tokens_of_file(&sets.join(development)));
     }
