@@ -125,13 +125,30 @@ struct Vocabulary {
     english: &'static CommonWords,
 }
 
+/// What a purchase's category code says of trades other than care that
+/// charge under it, for reading its descriptor's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TradesBesideCare {
+    /// A code a hospital's shops and car parks share with it (8062): a
+    /// trade in the plural (`GIFTS`) and the word after the hospital's own
+    /// (`HOSPITAL VALET`) name them.
+    Shared,
+    /// No code: the word after the hospital's own still names its business
+    /// (`HOSPITAL AUXILIARY` printed without a code).
+    Unknown,
+    /// Any other code.
+    Other,
+}
+
 /// The words a hospital names itself by, after which a business of the
 /// hospital names its trade (`TAINAN HOSPITAL PARKIN`).
 const HOSPITAL_WORDS: &[&str] = &["HOSPITAL", "HOSPITALS", "HOSP"];
 /// Common words a hospital's own charges print after its name, which name
-/// no other business: its authority and its billing office (development
-/// data: `MARSHVIEW HOSPITAL AUTHORITY`, `SAINT ODILE HOSPITAL BILLING`).
-const HOSPITAL_OWN_WORDS: &[&str] = &["AUTHORITY", "BILLING"];
+/// no other business, whole or cut where the name ends (`HOSPITAL BIL`):
+/// its authority, its billing office and a campus by its direction
+/// (development data: `MARSHVIEW HOSPITAL AUTHORITY`, `SAINT ODILE
+/// HOSPITAL BILLING`, `GRAND ISLAND REGIONAL HOSPITAL EAST`).
+const HOSPITAL_OWN_WORDS: &[&str] = &["AUTHORITY", "BILLING", "EAST"];
 /// The shortest cut of another trade's word read after a hospital's word:
 /// the card network leaves as little as `CAN` of `CANTEEN`.
 const MIN_TRADE_CUT: usize = 3;
@@ -306,10 +323,10 @@ impl Vocabulary {
         Self::singular_entry(&self.words, word).filter(|&&i| matches!(self.keywords[i].1, Signal::NonMedical(_)))
     }
 
-    /// Every signal in `text` (canonical words), with the words as found;
-    /// `trades_in_the_plural` under a code that other trades share with care
-    /// ([`trade_in_the_singular`](Self::trade_in_the_singular)).
-    fn find<'a>(&self, text: &'a str, trades_in_the_plural: bool) -> Vec<(Signal, &'a str)> {
+    /// Every signal in `text` (canonical words), with the words as found,
+    /// read as the purchase's category code allows (`TradesBesideCare`).
+    fn find<'a>(&self, text: &'a str, trades: TradesBesideCare) -> Vec<(Signal, &'a str)> {
+        let trades_in_the_plural = trades == TradesBesideCare::Shared;
         // Each signal with where it stands in `text`.
         let mut found: Vec<(Signal, std::ops::Range<usize>)> = self
             .phrases
@@ -361,9 +378,10 @@ impl Vocabulary {
             Signal::NonMedical(_) if !warns_of_cosmetic_care(*signal) => !inside(at, &phrases_for),
             _ => true,
         });
-        let other_trade = (trades_in_the_plural && !found.iter().any(|(s, _)| matches!(s, Signal::NonMedical(_))))
-            .then(|| self.other_trade_after_hospital(text, &found))
-            .flatten();
+        let other_trade = (trades != TradesBesideCare::Other
+            && !found.iter().any(|(s, _)| matches!(s, Signal::NonMedical(_))))
+        .then(|| self.other_trade_after_hospital(text, &found, trades))
+        .flatten();
         let mut found: Vec<(Signal, &'a str)> = found.into_iter().map(|(signal, at)| (signal, &text[at])).collect();
         found.extend(other_trade);
         // A field of care is read only beside the codes that need one: it
@@ -396,6 +414,7 @@ impl Vocabulary {
         &self,
         text: &'a str,
         read: &[(Signal, std::ops::Range<usize>)],
+        trades: TradesBesideCare,
     ) -> Option<(Signal, &'a str)> {
         let (words, starts) = words_and_starts(text);
         let ends = Vocabulary::name_ends(&words);
@@ -407,14 +426,21 @@ impl Vocabulary {
         if !within_the_name
             || word.len() < MIN_TRADE_CUT
             || !word.bytes().all(|b| b.is_ascii_alphabetic())
-            || HOSPITAL_OWN_WORDS.contains(&word)
+            || HOSPITAL_OWN_WORDS.iter().any(|own| *own == word || (ends_the_name && own.starts_with(word)))
             || self.is_whole_keyword(word)
             || read.iter().any(|(_, r)| r.start < span.end && span.start < r.end && *r != span)
         {
             return None;
         }
         let cut = ends_the_name && (self.trade_cuts.contains(word) || self.english.begins_a_word(word));
-        (cut || self.english.is_english(word)).then_some((Signal::NonMedical(signals::NonMedical::Services), word))
+        // Beside the hospital's code, another business is a conflict with
+        // it; with no code, the hospital's word and the trade's are a
+        // question of what was bought (`HOSPITAL BEDS` may be a supplier's).
+        let kind = match trades {
+            TradesBesideCare::Shared => signals::NonMedical::Services,
+            TradesBesideCare::Unknown | TradesBesideCare::Other => signals::NonMedical::Conditional,
+        };
+        (cut || self.english.is_english(word)).then_some((Signal::NonMedical(kind), word))
     }
 
     /// Whether `word` is a keyword as written, not a truncation of a longer
@@ -780,11 +806,15 @@ impl Engine {
             code,
             listed: mcc_rule.map(|rule| ListedCode { outcome: rule.outcome, description: &rule.description }),
         });
-        let trades_in_the_plural = code.is_some_and(|c| c.hosts_other_trades());
+        let trades = match code {
+            Some(code) if code.hosts_other_trades() => TradesBesideCare::Shared,
+            Some(_) => TradesBesideCare::Other,
+            None => TradesBesideCare::Unknown,
+        };
         let name_words = purchase.merchant_name.map(canonical_words);
-        let mut found = self.vocabulary.find(&normalized.text, trades_in_the_plural);
+        let mut found = self.vocabulary.find(&normalized.text, trades);
         if let Some(words) = name_words.as_deref() {
-            found.extend(self.vocabulary.find(words, trades_in_the_plural));
+            found.extend(self.vocabulary.find(words, trades));
         }
         let mut facts = Facts {
             merchant_label: &merchant_label,

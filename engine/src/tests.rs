@@ -288,6 +288,11 @@ fn a_business_at_a_hospital_cut_short_by_the_bank_is_a_review() {
     assert_eq!(card("SUNRISE HOSPITAL LAB", Some("8062")).outcome, Outcome::Eligible);
     assert_eq!(card("MARSHVIEW HOSPITAL AUTHORITY", Some("8062")).outcome, Outcome::Eligible);
     assert_eq!(card("SAINT ODILE HOSPITAL BILLING ALBANY NY", Some("8062")).outcome, Outcome::Eligible);
+    assert_eq!(card("DEBIT CARD PURCHASE XXXXX4392 WESTBROOK HOSPITAL BIL", Some("8062")).outcome, Outcome::Eligible);
+    // Printed without a code, a hospital's word beside another trade's is a
+    // question of what was bought.
+    let auxiliary = card("LUBBOCK HOSPITAL AUXILIARY", None);
+    assert_eq!((auxiliary.outcome, auxiliary.reason.code), (Outcome::NeedsReview, "conditional_care"));
     // Under another code a cut word says nothing of a hospital's shops.
     assert_eq!(card("SUNRISE HOSPITAL CAN", Some("8011")).outcome, Outcome::Eligible);
 }
