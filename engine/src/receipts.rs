@@ -349,14 +349,17 @@ pub fn classify_line(engine: &Engine, line: &ParsedLine) -> LineDecision {
 /// Classifies a receipt's item lines together. A word that begins at
 /// least half of them (three at the least) and that the product lexicon
 /// does not know is the store's own prefix (`SNS` for Shop 'n Save), not
-/// part of any product: it is set aside before each such line is read, so
-/// that a prefix that happens to abbreviate a product word (`SNS` is how
-/// receipts shorten SINUS) decides nothing. A known word stays (`GNC`
-/// names the supplements it sells). Each line is then read at `store`
-/// (`Store::reads`).
+/// part of any product, and so is a word that follows it on as many lines
+/// (`MAG RX`, a drugstore's brand): the prefix is set aside before each
+/// such line is read, so that a prefix that happens to abbreviate a product
+/// word (`SNS` is how receipts shorten SINUS) or to name care (`RX`)
+/// decides nothing. A known first word stays (`GNC` names the supplements
+/// it sells). Each line is then read at `store` (`Store::reads`).
 pub fn classify_lines(engine: &Engine, lines: &[ParsedLine], store: Store) -> Vec<LineDecision> {
-    let prefix = store_prefix(lines.iter().map(|l| l.description.as_str()))
-        .filter(|word| !engine.knows_item_word(&crate::normalize::canonical_words(word)));
+    let prefix = store_prefix(lines.iter().map(|l| l.description.as_str())).filter(|words| {
+        let first = words.split(' ').next().unwrap_or_default();
+        !engine.knows_item_word(&crate::normalize::canonical_words(first))
+    });
     lines
         .iter()
         .map(|line| {
@@ -373,28 +376,52 @@ pub fn classify_lines(engine: &Engine, lines: &[ParsedLine], store: Store) -> Ve
         .collect()
 }
 
-/// The word that begins at least half of `descriptions` (and three at
-/// least), when one does: a store's prefix.
+/// The most words a store's prefix is read to hold (`CVS HLTH`, `MAG RX`).
+const PREFIX_WORDS: usize = 2;
+
+/// The words that begin at least half of `descriptions` (and three at
+/// least), one space apart, when some do: a store's prefix. Each word of it
+/// is followed on those lines by a word more, the product's.
 pub fn store_prefix<'a>(descriptions: impl Iterator<Item = &'a str>) -> Option<String> {
-    let mut lines = 0usize;
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    for description in descriptions {
-        lines += 1;
-        let mut words = description.split_whitespace();
-        if let (Some(first), Some(_)) = (words.next(), words.next())
-            && first.bytes().any(|b| b.is_ascii_alphabetic())
-        {
-            *counts.entry(first.to_ascii_uppercase()).or_default() += 1;
+    let lines: Vec<Vec<String>> =
+        descriptions.map(|d| d.split_whitespace().map(str::to_ascii_uppercase).collect()).collect();
+    let mut prefix: Vec<String> = Vec::new();
+    while prefix.len() < PREFIX_WORDS {
+        let depth = prefix.len();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for words in &lines {
+            if words.len() > depth + 1
+                && words[..depth] == prefix[..]
+                && words[depth].bytes().any(|b| b.is_ascii_alphabetic())
+            {
+                *counts.entry(words[depth].as_str()).or_default() += 1;
+            }
+        }
+        let next = counts
+            .into_iter()
+            .filter(|(_, n)| *n >= 3 && 2 * *n >= lines.len())
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)))
+            .map(|(word, _)| word.to_string());
+        match next {
+            Some(word) => prefix.push(word),
+            None => break,
         }
     }
-    counts.into_iter().filter(|(_, n)| *n >= 3 && 2 * *n >= lines).max_by_key(|(_, n)| *n).map(|(word, _)| word)
+    (!prefix.is_empty()).then(|| prefix.join(" "))
 }
 
-/// What follows `prefix` on a line that begins with it, and more.
+/// What follows `prefix` (words one space apart) on a line that begins
+/// with it, and more.
 fn line_after_prefix<'a>(description: &'a str, prefix: &str) -> Option<&'a str> {
-    let trimmed = description.trim_start();
-    let (first, rest) = trimmed.split_once(char::is_whitespace)?;
-    (first.eq_ignore_ascii_case(prefix) && !rest.trim().is_empty()).then(|| rest.trim_start())
+    let mut rest = description.trim_start();
+    for word in prefix.split(' ') {
+        let (first, after) = rest.split_once(char::is_whitespace)?;
+        if !first.eq_ignore_ascii_case(word) {
+            return None;
+        }
+        rest = after.trim_start();
+    }
+    (!rest.is_empty()).then_some(rest)
 }
 
 /// The purchase a receipt is matched against.
@@ -856,6 +883,14 @@ VISA ****1234            13.48
         // Two lines of five, or a first word that is the only word: no prefix.
         assert_eq!(store_prefix(["SNS HAM", "SNS OIL", "MILK", "EGGS", "BREAD"].into_iter()), None);
         assert_eq!(store_prefix(["SNS", "SNS", "SNS"].into_iter()), None);
+        // A word that follows the first on as many lines is the store's too,
+        // though it names care: `RX` in a drugstore's brand decides nothing.
+        let receipt =
+            items(&["MAG RX SHAMPOO 12OZ", "MAG RX PAPER TOWELS 2", "MAG RX IBUPROFEN 200MG", "MAG RX POSTCARD"]);
+        assert_eq!(store_prefix(receipt.iter().map(|l| l.description.as_str())).as_deref(), Some("MAG RX"));
+        let outcomes: Vec<Outcome> =
+            classify_lines(&engine(), &receipt, Store::MaySellCare).iter().map(|d| d.outcome).collect();
+        assert_eq!(outcomes[..3], [Outcome::Ineligible, Outcome::Ineligible, Outcome::Eligible]);
         // A word the lexicon knows may be the product's: it stays.
         let receipt = items(&["IBUPROFEN 200MG 24CT", "IBUPROFEN 200MG 50CT", "IBUPROFEN PM 20CT"]);
         let outcomes: Vec<Outcome> =
