@@ -416,6 +416,10 @@ impl Vocabulary {
         read: &[(Signal, std::ops::Range<usize>)],
         trades: TradesBesideCare,
     ) -> Option<(Signal, &'a str)> {
+        // Most names hold no hospital's word: found before any split.
+        if !text.contains("HOSP") {
+            return None;
+        }
         let (words, starts) = words_and_starts(text);
         let ends = Vocabulary::name_ends(&words);
         let at = words.iter().position(|w| HOSPITAL_WORDS.contains(w))? + 1;
